@@ -1,0 +1,42 @@
+# cgt — common tasks. `make test` is the command CI runs (see README.md).
+GO ?= go
+BIN := bin/cgt
+
+.PHONY: build test gen gen-check bench fuzz lint fx docs clean
+
+build:
+	$(GO) build -o $(BIN) ./cmd/cgt
+
+test:
+	$(GO) vet ./...
+	$(GO) test ./...
+
+gen:
+	$(GO) run ./cmd/cgt gen
+
+gen-check:
+	$(GO) run ./cmd/cgt gen --check
+
+bench:
+	$(GO) test -run '^$$' -bench . -benchmem ./...
+
+# Each fuzz target runs for FUZZTIME (default 20s).
+FUZZTIME ?= 20s
+fuzz:
+	@for t in $$($(GO) test -list 'Fuzz.*' ./cgt/... | grep ^Fuzz); do \
+		pkg=$$(grep -rl "func $$t(" --include='*_test.go' cgt | xargs -n1 dirname | head -1); \
+		echo "fuzz $$t in ./$$pkg"; \
+		$(GO) test -run '^$$' -fuzz "^$$t$$" -fuzztime $(FUZZTIME) ./$$pkg || exit 1; \
+	done
+
+lint:
+	@test -z "$$(gofmt -l $$(git ls-files '*.go'))" || (gofmt -l $$(git ls-files '*.go'); exit 1)
+	$(GO) vet ./...
+
+# Rebuild the embedded HMRC monthly rate table from HMRC's XML files.
+HMRC_DIR ?= ../shared/hmrc-rates/monthly
+fx:
+	$(GO) run ./cmd/fxgen -in $(HMRC_DIR) -out cgt/fx/rates.csv
+
+clean:
+	rm -rf bin

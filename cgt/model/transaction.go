@@ -1,0 +1,60 @@
+package model
+
+import "github.com/shopspring/decimal"
+
+// Action is the kind of a ledger line.
+type Action string
+
+// The ledger line kinds (docs/dsl-syntax.md).
+const (
+	Buy          Action = "BUY"
+	Sell         Action = "SELL"
+	Dividend     Action = "DIVIDEND"
+	Accumulation Action = "ACCUMULATION"
+	CapReturn    Action = "CAPRETURN"
+	Split        Action = "SPLIT"
+	Unsplit      Action = "UNSPLIT"
+)
+
+// Actions lists every action in the order documented.
+var Actions = []Action{Buy, Sell, Dividend, Accumulation, CapReturn, Split, Unsplit}
+
+// GBP is the reporting currency.
+const GBP = "GBP"
+
+// Amount is a money amount in a named currency (ISO 4217), exactly as the ledger gave it.
+type Amount struct {
+	Value    decimal.Decimal
+	Currency string
+}
+
+// IsZero reports whether the amount is zero (or absent).
+func (a Amount) IsZero() bool { return a.Value.IsZero() }
+
+// Source says where a transaction came from: the file (empty for inline content) and the
+// 1-based line (0 for JSON input, where Index is set instead).
+type Source struct {
+	File  string
+	Line  int
+	Index int // 0-based position in a JSON array; -1 when the source is a text line
+}
+
+// Transaction is one normalized ledger entry. Which fields are meaningful depends on Action:
+//
+//	BUY, SELL           Quantity, Price (per share), Fees
+//	DIVIDEND            Total, Tax
+//	ACCUMULATION        Quantity, Total, Tax
+//	CAPRETURN           Quantity, Total, Fees
+//	SPLIT, UNSPLIT      Ratio
+type Transaction struct {
+	Date     Date
+	Action   Action
+	Ticker   string
+	Quantity decimal.Decimal
+	Price    Amount
+	Fees     Amount
+	Total    Amount
+	Tax      Amount
+	Ratio    decimal.Decimal
+	Source   Source
+}
