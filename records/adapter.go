@@ -1,0 +1,285 @@
+package records
+
+import (
+	"encoding/json"
+	"fmt"
+	"reflect"
+	"strconv"
+	"strings"
+)
+
+// From derives the records of a result value. Struct tags drive it:
+//
+//	record:"kind=NAME"   on a blank field `_ struct{}` of the top-level result: its scalar
+//	                      fields form one record of that kind
+//	record:"rows=KIND"    on a slice of structs: each element is a record of that kind
+//	record:"entity"       the field that names the row's subject (a ticker, a currency)
+//	record:"period"       the tax year or month the row belongs to
+//	record:"timestamp"    the row's date
+//	record:"source"       where the row came from (file:line)
+//	record:"-"            left out of the record's fields
+//
+// Rows nested in rows follow their parent and inherit the entity, period, timestamp and source
+// they do not set themselves. Nested structs that are not rows flatten into dotted keys.
+func From(v any) []Record {
+	if a, ok := v.(Adapter); ok {
+		return a.Records()
+	}
+	rv := reflect.ValueOf(v)
+	for rv.Kind() == reflect.Pointer {
+		if rv.IsNil() {
+			return nil
+		}
+		rv = rv.Elem()
+	}
+	if rv.Kind() != reflect.Struct {
+		return nil
+	}
+	var out []Record
+	kind := topKind(rv.Type())
+	if kind != "" {
+		out = append(out, makeRecord(rv, kind, Record{}, 0))
+	}
+	out = append(out, childRows(rv, Record{}, 0)...)
+	return out
+}
+
+func topKind(t reflect.Type) string {
+	for i := 0; i < t.NumField(); i++ {
+		if k, ok := strings.CutPrefix(t.Field(i).Tag.Get("record"), "kind="); ok {
+			return k
+		}
+	}
+	return ""
+}
+
+// childRows walks the row slices of a struct value, depth-first.
+func childRows(rv reflect.Value, parent Record, depth int) []Record {
+	var out []Record
+	for _, f := range fieldsOf(rv) {
+		kind, ok := strings.CutPrefix(f.tag, "rows=")
+		if !ok {
+			continue
+		}
+		for i := 0; i < f.val.Len(); i++ {
+			el := indirect(f.val.Index(i))
+			if el.Kind() != reflect.Struct {
+				continue
+			}
+			rec := makeRecord(el, kind, parent, depth)
+			out = append(out, rec)
+			out = append(out, childRows(el, rec, depth+1)...)
+		}
+	}
+	return out
+}
+
+type field struct {
+	name      string
+	tag       string
+	omitempty bool
+	val       reflect.Value
+}
+
+// fieldsOf lists the exported, JSON-visible fields of a struct, embedded structs inlined.
+func fieldsOf(rv reflect.Value) []field {
+	var out []field
+	t := rv.Type()
+	for i := 0; i < t.NumField(); i++ {
+		sf := t.Field(i)
+		jt := sf.Tag.Get("json")
+		if jt == "-" || !sf.IsExported() && !sf.Anonymous {
+			continue
+		}
+		name, opts, _ := strings.Cut(jt, ",")
+		if sf.Anonymous && name == "" && indirectType(sf.Type).Kind() == reflect.Struct {
+			if inner := indirect(rv.Field(i)); inner.IsValid() {
+				out = append(out, fieldsOf(inner)...)
+			}
+			continue
+		}
+		if name == "" {
+			name = sf.Name
+		}
+		out = append(out, field{name: name, tag: sf.Tag.Get("record"), omitempty: strings.Contains(opts, "omitempty"), val: rv.Field(i)})
+	}
+	return out
+}
+
+func makeRecord(rv reflect.Value, kind string, parent Record, depth int) Record {
+	rec := Record{Kind: kind, Entity: parent.Entity, Period: parent.Period, Timestamp: parent.Timestamp, Source: parent.Source, Depth: depth}
+	for _, f := range fieldsOf(rv) {
+		switch {
+		case strings.HasPrefix(f.tag, "rows=") || f.tag == "-":
+			continue
+		case f.tag == "entity":
+			rec.Entity = scalar(f.val)
+		case f.tag == "period":
+			rec.Period = scalar(f.val)
+		case f.tag == "timestamp":
+			rec.Timestamp = scalar(f.val)
+		case f.tag == "source":
+			if s := sourceString(f.val); s != "" {
+				rec.Source = s
+			}
+		default:
+			rec.Fields = appendField(rec.Fields, f.name, f.val, f.omitempty)
+		}
+	}
+	return rec
+}
+
+func appendField(fs []Field, key string, v reflect.Value, omitempty bool) []Field {
+	if omitempty && v.IsZero() {
+		return fs
+	}
+	v = indirect(v)
+	if !v.IsValid() {
+		return fs
+	}
+	if typ := valueType(v); typ != "" {
+		return append(fs, Field{Key: key, Value: scalar(v), Type: typ})
+	}
+	switch v.Kind() {
+	case reflect.Struct:
+		for _, f := range fieldsOf(v) {
+			if f.tag != "-" && !strings.HasPrefix(f.tag, "rows=") {
+				fs = appendField(fs, key+"."+f.name, f.val, f.omitempty)
+			}
+		}
+		return fs
+	case reflect.Slice, reflect.Array:
+		return append(fs, Field{Key: key, Value: listValue(v), Type: "list"})
+	case reflect.Map:
+		b, _ := json.Marshal(v.Interface())
+		return append(fs, Field{Key: key, Value: string(b), Type: "json"})
+	}
+	return fs
+}
+
+// valueType classifies scalar values; "" means the value is a composite.
+func valueType(v reflect.Value) string {
+	switch v.Type().String() {
+	case "model.Money":
+		return "money"
+	case "model.Decimal", "decimal.Decimal":
+		return "decimal"
+	case "model.Date":
+		return "date"
+	}
+	if _, ok := v.Interface().(json.Marshaler); ok {
+		return "text"
+	}
+	switch v.Kind() {
+	case reflect.String:
+		return "text"
+	case reflect.Bool:
+		return "bool"
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Float32, reflect.Float64:
+		return "number"
+	}
+	return ""
+}
+
+// scalar renders a scalar the way it appears in the JSON output, without quotes.
+func scalar(v reflect.Value) string {
+	v = indirect(v)
+	if !v.IsValid() {
+		return ""
+	}
+	switch v.Kind() {
+	case reflect.String:
+		return v.String()
+	case reflect.Bool:
+		return strconv.FormatBool(v.Bool())
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		if _, ok := v.Interface().(json.Marshaler); !ok {
+			return strconv.FormatInt(v.Int(), 10)
+		}
+	}
+	b, err := json.Marshal(v.Interface())
+	if err != nil {
+		return fmt.Sprint(v.Interface())
+	}
+	var s string
+	if json.Unmarshal(b, &s) == nil {
+		return s
+	}
+	return string(b)
+}
+
+func listValue(v reflect.Value) string {
+	parts := make([]string, 0, v.Len())
+	for i := 0; i < v.Len(); i++ {
+		el := indirect(v.Index(i))
+		if valueType(el) == "" {
+			b, _ := json.Marshal(el.Interface())
+			parts = append(parts, string(b))
+			continue
+		}
+		parts = append(parts, scalar(el))
+	}
+	return strings.Join(parts, ListSeparator)
+}
+
+// sourceString renders a source: a Stringer, a string, or a struct with file and line.
+func sourceString(v reflect.Value) string {
+	v = indirect(v)
+	if !v.IsValid() {
+		return ""
+	}
+	if s, ok := v.Interface().(fmt.Stringer); ok {
+		return s.String()
+	}
+	if v.Kind() == reflect.String {
+		return v.String()
+	}
+	if v.Kind() != reflect.Struct {
+		return scalar(v)
+	}
+	var file, line, index string
+	for _, f := range fieldsOf(v) {
+		switch f.name {
+		case "file":
+			file = scalar(f.val)
+		case "line":
+			line = scalar(f.val)
+		case "index":
+			index = scalar(f.val)
+		}
+	}
+	switch {
+	case line != "" && line != "0":
+		if file == "" {
+			file = "input"
+		}
+		return file + ":" + line
+	case index != "":
+		if file == "" {
+			file = "transactions"
+		}
+		return file + "[" + index + "]"
+	}
+	return file
+}
+
+func indirect(v reflect.Value) reflect.Value {
+	for v.IsValid() && (v.Kind() == reflect.Pointer || v.Kind() == reflect.Interface) {
+		if v.IsNil() {
+			return reflect.Value{}
+		}
+		v = v.Elem()
+	}
+	return v
+}
+
+func indirectType(t reflect.Type) reflect.Type {
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	return t
+}
+
+// ListSeparator joins the items of a list field.
+const ListSeparator = "; "

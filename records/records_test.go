@@ -1,0 +1,168 @@
+package records
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/cgt-tools/cgt/cgt/model"
+)
+
+type src struct {
+	File string `json:"file"`
+	Line int    `json:"line"`
+}
+
+type match struct {
+	Rule  string      `json:"rule"`
+	Steps []string    `json:"steps"`
+	Cost  model.Money `json:"cost"`
+}
+
+type disposal struct {
+	Date    model.Date  `json:"date" record:"timestamp"`
+	Ticker  string      `json:"ticker" record:"entity"`
+	Gain    model.Money `json:"gain"`
+	Source  src         `json:"source" record:"source"`
+	Matches []match     `json:"matches" record:"rows=match"`
+}
+
+type year struct {
+	Period    string      `json:"period" record:"period"`
+	NetGain   model.Money `json:"net_gain"`
+	Disposals []disposal  `json:"disposals" record:"rows=disposal"`
+}
+
+type report struct {
+	Years []year `json:"tax_years" record:"rows=tax_year"`
+}
+
+type rate struct {
+	_        struct{} `record:"kind=fx_rate"`
+	Currency string   `json:"currency" record:"entity"`
+	Period   string   `json:"period" record:"period"`
+	Rate     string   `json:"rate"`
+}
+
+func sample() report {
+	d, _ := model.ParseDate("2024-06-20")
+	return report{Years: []year{{Period: "2024/25", NetGain: model.MoneyFromString("1170.864"),
+		Disposals: []disposal{{Date: d, Ticker: "AAPL", Gain: model.MoneyFromString("1170.864"), Source: src{"ledger.cgt", 2},
+			Matches: []match{{Rule: "section_104", Steps: []string{"a", "b|c"}, Cost: model.MoneyFromString("5910.74")}}}}}}}
+}
+
+func TestFromNestsRowsAndInheritsStructure(t *testing.T) {
+	recs := From(sample())
+	if len(recs) != 3 {
+		t.Fatalf("want 3 records, got %d: %+v", len(recs), recs)
+	}
+	m := recs[2]
+	if m.Kind != "match" || m.Entity != "AAPL" || m.Period != "2024/25" || m.Timestamp != "2024-06-20" || m.Source != "ledger.cgt:2" || m.Depth != 2 {
+		t.Errorf("match record did not inherit its parents: %+v", m)
+	}
+	if v, _ := recs[1].Get("gain"); v != "1170.86" {
+		t.Errorf("gain = %q, want the 2-dp JSON form", v)
+	}
+}
+
+func TestCompactLine(t *testing.T) {
+	out, _ := Render("compact", From(sample()), []string{"check|me"}, Options{})
+	want := "AAPL|disposal|2024/25|2024-06-20|gain=1170.86|src=ledger.cgt:2"
+	if !strings.Contains(out, want+"\n") {
+		t.Errorf("compact output lacks %q:\n%s", want, out)
+	}
+	if !strings.Contains(out, `steps=a; b\|c`) || !strings.HasSuffix(out, "warning|check\\|me\n") {
+		t.Errorf("escaping or warning line wrong:\n%s", out)
+	}
+}
+
+func TestTopLevelKind(t *testing.T) {
+	out, _ := Render("compact", From(rate{Currency: "USD", Period: "2024-03", Rate: "1.2712"}), nil, Options{})
+	if out != "USD|fx_rate|2024-03|rate=1.2712\n" {
+		t.Errorf("got %q", out)
+	}
+}
+
+func TestSchemaUsesFieldOrderAndTruncates(t *testing.T) {
+	out, _ := Render("schema", From(sample()), nil, Options{Fields: []string{"rule", "gain"}, MaxRecords: 2})
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	if lines[0] != "schema|entity|kind|period|timestamp|rule|gain|src" {
+		t.Errorf("header %q", lines[0])
+	}
+	if lines[len(lines)-1] != "truncated|1 more records" {
+		t.Errorf("last line %q", lines[len(lines)-1])
+	}
+}
+
+func TestMaxCharsCutsAtRecordBoundary(t *testing.T) {
+	out, _ := Render("compact", From(sample()), nil, Options{MaxChars: 40})
+	for _, l := range strings.Split(strings.TrimSpace(out), "\n") {
+		if strings.HasPrefix(l, "truncated|") {
+			return
+		}
+	}
+	t.Errorf("no truncation line:\n%s", out)
+}
+
+func TestRecordsJSONLinesHaveUniqueStableIDs(t *testing.T) {
+	recs := From(sample())
+	recs = append(recs, recs[2])
+	out, _ := Render("records", recs, nil, Options{})
+	seen := map[string]bool{}
+	for _, l := range strings.Split(strings.TrimSpace(out), "\n") {
+		var m map[string]any
+		if err := json.Unmarshal([]byte(l), &m); err != nil {
+			t.Fatalf("line is not JSON: %s", l)
+		}
+		id := m["id"].(string)
+		if seen[id] {
+			t.Errorf("duplicate id %s", id)
+		}
+		seen[id] = true
+	}
+	again, _ := Render("records", recs, nil, Options{})
+	if again != out {
+		t.Error("ids differ between runs")
+	}
+}
+
+func TestEscapeRoundTrip(t *testing.T) {
+	for _, s := range []string{"", "plain", `a|b`, "x\ny", `back\slash`, `\|`, "a=b", "\r\n"} {
+		if got := Unescape(EscapeKey(s)); got != s {
+			t.Errorf("EscapeKey round trip of %q gave %q", s, got)
+		}
+		if got := Unescape(Escape(s)); got != s {
+			t.Errorf("Escape round trip of %q gave %q", s, got)
+		}
+	}
+}
+
+func FuzzEscape(f *testing.F) {
+	f.Add("a|b\\c\nd=e")
+	f.Fuzz(func(t *testing.T, s string) {
+		e := EscapeKey(s)
+		if strings.ContainsAny(e, "\n\r") {
+			t.Fatalf("escaped value has a raw line break: %q", e)
+		}
+		if Unescape(e) != s {
+			t.Fatalf("round trip of %q failed", s)
+		}
+	})
+}
+
+func TestPounds(t *testing.T) {
+	for in, want := range map[string]string{"1234567.50": "£1,234,567.50", "-30": "-£30.00", "0.5": "£0.50", "999": "£999.00"} {
+		if got := Pounds(in); got != want {
+			t.Errorf("Pounds(%s) = %s, want %s", in, got, want)
+		}
+	}
+}
+
+func TestTextReport(t *testing.T) {
+	out := Text(From(sample()), []string{"heads up"})
+	for _, want := range []string{"TAX YEAR  2024/25", "    DISPOSAL  AAPL  2024/25  2024-06-20  (ledger.cgt:2)", "£1,170.86", "warning: heads up"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("text lacks %q:\n%s", want, out)
+		}
+	}
+}
