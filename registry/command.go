@@ -1,0 +1,93 @@
+package registry
+
+import (
+	"context"
+	"encoding/json"
+	"io"
+	"reflect"
+	"sync"
+
+	"github.com/cgt-tools/cgt/cgt/fx"
+)
+
+// Deps are the dependencies a handler may use. Front ends fill them; handlers never reach for
+// globals, files or the terminal on their own.
+type Deps struct {
+	// ReadFile reads a ledger file named in a `path` argument. Front ends that restrict file
+	// access (the MCP server) wrap it; nil means files cannot be read at all.
+	ReadFile func(path string) ([]byte, error)
+	// Stdin is read when a path is "-".
+	Stdin io.Reader
+	// Rates are the HMRC monthly exchange rates.
+	Rates fx.Source
+}
+
+// Handler is the body of a command: a plain function of its typed arguments. It returns the
+// result, warnings for the caller, or an error (a *model.Error or *envelope.Error keeps its
+// code; anything else becomes internal_error).
+type Handler[A, R any] func(ctx context.Context, deps *Deps, args A) (R, []string, error)
+
+// Command is a registered command with its types erased, as front ends see it.
+type Command interface {
+	Meta() *Meta
+	// Args lists the arguments in declaration order.
+	Args() []ArgSpec
+	// InputSchema is the JSON Schema of the arguments object.
+	InputSchema() map[string]any
+	// DataSchema is the JSON Schema of data in a successful envelope.
+	DataSchema() map[string]any
+	// ResultType is the Go type of data, for adapters that walk struct tags.
+	ResultType() reflect.Type
+	run(ctx context.Context, deps *Deps, raw []byte) (any, []string, error)
+}
+
+// NewCommand registers a typed command: A is the arguments struct, R the result struct.
+func NewCommand[A, R any](meta Meta, h Handler[A, R]) Command {
+	return &command[A, R]{meta: meta, handler: h}
+}
+
+type command[A, R any] struct {
+	meta    Meta
+	handler Handler[A, R]
+
+	once   sync.Once
+	args   []ArgSpec
+	input  map[string]any
+	data   map[string]any
+	valid  *validator
+	errSch error
+}
+
+func (c *command[A, R]) Meta() *Meta { return &c.meta }
+
+func (c *command[A, R]) init() {
+	c.once.Do(func() {
+		at := reflect.TypeFor[A]()
+		c.input = reflectSchema(at, true)
+		c.data = reflectSchema(reflect.TypeFor[R](), false)
+		c.args = argSpecs(at, c.input)
+		c.valid, c.errSch = compileValidator(c.meta.Name, c.input)
+	})
+}
+
+func (c *command[A, R]) Args() []ArgSpec             { c.init(); return c.args }
+func (c *command[A, R]) InputSchema() map[string]any { c.init(); return c.input }
+func (c *command[A, R]) DataSchema() map[string]any  { c.init(); return c.data }
+func (c *command[A, R]) ResultType() reflect.Type    { return reflect.TypeFor[R]() }
+
+// run decodes the already-normalized arguments object into A and calls the handler.
+func (c *command[A, R]) run(ctx context.Context, deps *Deps, raw []byte) (any, []string, error) {
+	c.init()
+	if c.errSch != nil {
+		return nil, nil, c.errSch
+	}
+	var args A
+	if err := json.Unmarshal(raw, &args); err != nil {
+		return nil, nil, decodeError(err)
+	}
+	r, warnings, err := c.handler(ctx, deps, args)
+	if err != nil {
+		return nil, warnings, err
+	}
+	return r, warnings, nil
+}

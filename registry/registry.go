@@ -1,0 +1,146 @@
+package registry
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"regexp"
+	"sort"
+	"strings"
+
+	"github.com/cgt-tools/cgt/envelope"
+)
+
+// Registry is the ordered set of commands and the dependencies they run with.
+type Registry struct {
+	cmds   []Command
+	byName map[string]Command
+	deps   *Deps
+}
+
+var (
+	namePattern    = regexp.MustCompile(`^[a-z][a-z0-9_]*\.[a-z][a-z0-9_]*$`)
+	mcpNamePattern = regexp.MustCompile(`^[a-z0-9_]{1,64}$`)
+)
+
+// New builds a registry, checking that names are well formed and unique.
+func New(deps *Deps, cmds ...Command) (*Registry, error) {
+	r := &Registry{cmds: cmds, byName: map[string]Command{}, deps: deps}
+	for _, c := range cmds {
+		m := c.Meta()
+		if !namePattern.MatchString(m.Name) {
+			return nil, fmt.Errorf("registry: command name %q is not namespace.verb", m.Name)
+		}
+		if !mcpNamePattern.MatchString(m.MCPName) {
+			return nil, fmt.Errorf("registry: MCP name %q of %s does not match %s", m.MCPName, m.Name, mcpNamePattern)
+		}
+		for _, n := range []string{m.Name, m.MCPName} {
+			if _, dup := r.byName[n]; dup {
+				return nil, fmt.Errorf("registry: name %q registered twice", n)
+			}
+			r.byName[n] = c
+		}
+	}
+	return r, nil
+}
+
+// Commands returns the commands in registration order.
+func (r *Registry) Commands() []Command { return r.cmds }
+
+// Deps returns the dependencies commands run with.
+func (r *Registry) Deps() *Deps { return r.deps }
+
+// Lookup finds a command by its name or its MCP name.
+func (r *Registry) Lookup(name string) (Command, bool) {
+	c, ok := r.byName[name]
+	return c, ok
+}
+
+// Names returns every command name, sorted.
+func (r *Registry) Names() []string {
+	names := make([]string, 0, len(r.cmds))
+	for _, c := range r.cmds {
+		names = append(names, c.Meta().Name)
+	}
+	sort.Strings(names)
+	return names
+}
+
+// Execute runs a command from a JSON arguments object. It is the one entry point every front
+// end uses; it never panics and always returns an envelope.
+func (r *Registry) Execute(ctx context.Context, name string, raw json.RawMessage) envelope.Result {
+	c, ok := r.Lookup(name)
+	if !ok {
+		return envelope.Failure(r.unknownCommand(name), nil)
+	}
+	args, err := DecodeObject(raw)
+	if err != nil {
+		return envelope.Failure(err, nil)
+	}
+	return r.ExecuteArgs(ctx, c, args)
+}
+
+// ExecuteArgs runs a command from an already-decoded arguments object (the CLI binds one from
+// argv). Aliases, coercion, defaults and schema validation happen here, before the handler.
+func (r *Registry) ExecuteArgs(ctx context.Context, c Command, args map[string]any) (res envelope.Result) {
+	defer func() {
+		if p := recover(); p != nil {
+			res = envelope.Failure(envelope.Errorf(envelope.InternalError,
+				"This is a fault in cgt, not in your input; please report it with the input that caused it.",
+				"%s failed unexpectedly: %v", c.Meta().Name, p), nil)
+		}
+	}()
+	norm, verr := normalize(c.Meta().Name, c.Args(), args)
+	if verr != nil {
+		return envelope.Failure(verr, nil)
+	}
+	if err := validatorOf(c).check(norm); err != nil {
+		return envelope.Failure(withExample(err, c), nil)
+	}
+	raw, _ := json.Marshal(norm)
+	data, warnings, err := c.run(ctx, r.deps, raw)
+	if err != nil {
+		return envelope.Failure(err, warnings)
+	}
+	return envelope.Success(data, warnings)
+}
+
+func validatorOf(c Command) *validator {
+	c.InputSchema()
+	if tc, ok := c.(interface{ validatorRef() *validator }); ok {
+		return tc.validatorRef()
+	}
+	return nil
+}
+
+func (c *command[A, R]) validatorRef() *validator { c.init(); return c.valid }
+
+// withExample attaches the command's first example, in CLI form, to an argument error.
+func withExample(e *envelope.Error, c Command) *envelope.Error {
+	if len(e.Examples) == 0 && len(c.Meta().Examples) > 0 {
+		e.Examples = []string{"cgt " + c.Meta().Name + " " + strings.Join(c.Meta().Examples[0].Args, " ")}
+	}
+	return e
+}
+
+func (r *Registry) unknownCommand(name string) *envelope.Error {
+	e := envelope.Errorf(envelope.UsageError, "Commands: "+strings.Join(r.Names(), ", ")+". Run `cgt` for the overview.",
+		"unknown command %q", name)
+	if s := r.closest(name); s != "" {
+		e.Hint = "Did you mean " + s + "? " + e.Hint
+	}
+	return e.With("command", name).With("available", r.Names())
+}
+
+// closest suggests a command whose name or MCP name shares the given word.
+func (r *Registry) closest(name string) string {
+	lower := strings.ToLower(name)
+	for _, c := range r.cmds {
+		m := c.Meta()
+		ns := m.Namespace()
+		if strings.Contains(lower, ns) || strings.Contains(m.MCPName, lower) {
+			return m.Name
+		}
+	}
+	return ""
+}

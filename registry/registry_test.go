@@ -1,0 +1,148 @@
+package registry
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/cgt-tools/cgt/envelope"
+)
+
+type echoArgs struct {
+	Ticker   string   `json:"ticker" jsonschema:"required" jsonschema_description:"share ticker" cgt:"pos=0,alias=symbol"`
+	Year     any      `json:"year,omitempty" jsonschema:"oneof_type=integer;string" jsonschema_description:"tax year"`
+	Month    int      `json:"month,omitempty" jsonschema:"minimum=1,maximum=12,default=3" jsonschema_description:"month 1-12"`
+	Paths    []string `json:"path,omitempty" jsonschema_description:"ledger files" cgt:"pos=1,alias=file"`
+	Verbose  bool     `json:"verbose,omitempty" jsonschema_description:"say more"`
+	Currency string   `json:"currency,omitempty" jsonschema:"enum=GBP,enum=USD" jsonschema_description:"currency code"`
+}
+
+type echoResult struct {
+	Args echoArgs `json:"args"`
+}
+
+func echoRegistry(t *testing.T) *Registry {
+	t.Helper()
+	cmd := NewCommand(Meta{Name: "test.echo", MCPName: "echo", Summary: "echo", Examples: []Example{{"x", []string{"AAPL"}}}},
+		func(_ context.Context, _ *Deps, a echoArgs) (echoResult, []string, error) {
+			if a.Ticker == "PANIC" {
+				panic("boom")
+			}
+			if a.Ticker == "FAIL" {
+				return echoResult{}, []string{"kept"}, errors.New("plain failure")
+			}
+			return echoResult{a}, nil, nil
+		})
+	r, err := New(&Deps{}, cmd)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+func TestBindCLI(t *testing.T) {
+	r := echoRegistry(t)
+	c, _ := r.Lookup("test.echo")
+	cases := []struct {
+		name string
+		argv []string
+		want map[string]any
+	}{
+		{"positional", []string{"AAPL"}, map[string]any{"ticker": "AAPL"}},
+		{"variadic_positionals", []string{"AAPL", "a.cgt", "b.cgt"}, map[string]any{"ticker": "AAPL", "path": []any{"a.cgt", "b.cgt"}}},
+		{"key_value", []string{"ticker=VOD", "month=4"}, map[string]any{"ticker": "VOD", "month": "4"}},
+		{"flag_space", []string{"--ticker", "VOD"}, map[string]any{"ticker": "VOD"}},
+		{"flag_equals", []string{"--ticker=VOD"}, map[string]any{"ticker": "VOD"}},
+		{"alias_flag", []string{"--symbol", "VOD"}, map[string]any{"ticker": "VOD"}},
+		{"bool_flag_alone", []string{"--verbose", "X"}, map[string]any{"verbose": "true", "ticker": "X"}},
+		{"json", []string{"--json", `{"ticker":"T","month":2}`}, map[string]any{"ticker": "T", "month": json.Number("2")}},
+		{"repeated_array", []string{"file=a", "file=b"}, map[string]any{"path": []any{"a", "b"}}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			got, err := BindCLI(c, tc.argv, nil)
+			if err != nil {
+				t.Fatalf("error: %v", err)
+			}
+			if !reflect.DeepEqual(got, tc.want) {
+				t.Errorf("got %#v, want %#v", got, tc.want)
+			}
+		})
+	}
+}
+
+func TestBindCLIErrors(t *testing.T) {
+	r := echoRegistry(t)
+	c, _ := r.Lookup("echo")
+	for _, argv := range [][]string{{"nope=1"}, {"--nope"}, {"--ticker"}, {"--json", "[1]"}} {
+		_, err := BindCLI(c, argv, nil)
+		if err == nil || err.Code != envelope.UsageError {
+			t.Errorf("%v: want usage_error, got %v", argv, err)
+		}
+	}
+}
+
+func TestExecute(t *testing.T) {
+	r := echoRegistry(t)
+	ctx := context.Background()
+	cases := []struct {
+		name, args string
+		ok         bool
+		code       envelope.Code
+		inMessage  string
+	}{
+		{"defaults_and_coercion", `{"symbol":"AAPL","year":2024}`, true, "", ""},
+		{"string_number_for_integer", `{"ticker":"AAPL","month":"7"}`, true, "", ""},
+		{"missing_required", `{}`, false, envelope.UsageError, "missing required argument ticker"},
+		{"unknown_argument", `{"ticker":"A","colour":"red"}`, false, envelope.UsageError, `unknown argument "colour"`},
+		{"out_of_range", `{"ticker":"A","month":13}`, false, envelope.InvalidArgument, "given 13"},
+		{"enum", `{"ticker":"A","currency":"EUR"}`, false, envelope.InvalidArgument, `given "EUR"`},
+		{"alias_twice", `{"ticker":"A","symbol":"B"}`, false, envelope.UsageError, "twice"},
+		{"not_json", `{`, false, envelope.UsageError, "not valid JSON"},
+		{"panic_is_internal_error", `{"ticker":"PANIC"}`, false, envelope.InternalError, "failed unexpectedly"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			res := r.Execute(ctx, "test.echo", json.RawMessage(tc.args))
+			if res.OK != tc.ok {
+				t.Fatalf("ok=%v, error=%+v", res.OK, res.Error)
+			}
+			if !tc.ok && (res.Error.Code != tc.code || !strings.Contains(res.Error.Message, tc.inMessage)) {
+				t.Errorf("got %s %q, want %s containing %q", res.Error.Code, res.Error.Message, tc.code, tc.inMessage)
+			}
+			if res.Warnings == nil {
+				t.Error("warnings must never be nil")
+			}
+		})
+	}
+	res := r.Execute(ctx, "echo", json.RawMessage(`{"ticker":"AAPL"}`))
+	if got := res.Data.(echoResult).Args.Month; got != 3 {
+		t.Errorf("default month not applied: %d", got)
+	}
+	res = r.Execute(ctx, "echo", json.RawMessage(`{"ticker":"FAIL"}`))
+	if res.OK || len(res.Warnings) != 1 {
+		t.Errorf("warnings lost on failure: %+v", res)
+	}
+	res = r.Execute(ctx, "tset.echo", nil)
+	if res.OK || res.Error.Code != envelope.UsageError {
+		t.Errorf("unknown command: %+v", res.Error)
+	}
+}
+
+func TestArgSpecs(t *testing.T) {
+	r := echoRegistry(t)
+	c, _ := r.Lookup("echo")
+	specs := c.Args()
+	if specs[0].Name != "ticker" || !specs[0].Required || *specs[0].Positional != 0 || specs[0].Aliases[0] != "symbol" {
+		t.Errorf("ticker spec %+v", specs[0])
+	}
+	if specs[1].Type != "integer|string" {
+		t.Errorf("year type %q", specs[1].Type)
+	}
+	if !specs[3].Variadic {
+		t.Errorf("path should be variadic: %+v", specs[3])
+	}
+}
