@@ -1,0 +1,176 @@
+package toolcli
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"strings"
+	"sync"
+)
+
+// params are a request's named parameters; a missing params member reads
+// as an empty object.
+type params map[string]json.RawMessage
+
+// method answers one tool-cli method.
+type method func(s *Server, ctx context.Context, p params) (any, *RPCError)
+
+var methods = map[string]method{
+	MethodListServers:  (*Server).listServers,
+	MethodListTools:    (*Server).listTools,
+	MethodDescribeTool: (*Server).describeTool,
+	MethodCallTool:     (*Server).callTool,
+}
+
+func (s *Server) dispatch(ctx context.Context, name string, raw json.RawMessage) (any, *RPCError) {
+	m, ok := methods[name]
+	if !ok {
+		return nil, rpcErrorf(CodeMethodNotFound, "Method not found: %s", name)
+	}
+	p, rerr := decodeParams(raw)
+	if rerr != nil {
+		return nil, rerr
+	}
+	return m(s, ctx, p)
+}
+
+func decodeParams(raw json.RawMessage) (params, *RPCError) {
+	p := params{}
+	if len(raw) == 0 || bytes.Equal(raw, []byte("null")) {
+		return p, nil
+	}
+	if err := json.Unmarshal(raw, &p); err != nil {
+		return nil, rpcErrorf(CodeInvalidParams, "Invalid params: an object is required")
+	}
+	return p, nil
+}
+
+// str returns the string parameter name, which must be present.
+func (p params) str(name string) (string, *RPCError) {
+	var v string
+	raw, ok := p[name]
+	if !ok || json.Unmarshal(raw, &v) != nil || v == "" {
+		return "", rpcErrorf(CodeInvalidParams, "Missing or invalid parameter: %q (string required)", name)
+	}
+	return v, nil
+}
+
+// object returns the object parameter name; absent or null reads as {}.
+func (p params) object(name string) (json.RawMessage, *RPCError) {
+	raw := bytes.TrimSpace(p[name])
+	if len(raw) == 0 || bytes.Equal(raw, []byte("null")) {
+		return json.RawMessage("{}"), nil
+	}
+	if raw[0] != '{' {
+		return nil, rpcErrorf(CodeInvalidParams, "Missing or invalid parameter: %q (object required)", name)
+	}
+	return json.RawMessage(raw), nil
+}
+
+// examplesPerServer is how many tool names listServers shows per server.
+const examplesPerServer = 3
+
+func (s *Server) listServers(ctx context.Context, _ params) (any, *RPCError) {
+	out := ServerList{Servers: make([]ServerSummary, len(s.names))}
+	var wg sync.WaitGroup
+	for i, name := range s.names {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			out.Servers[i] = s.summarize(ctx, name)
+		}()
+	}
+	wg.Wait()
+	return out, nil
+}
+
+// summarize starts the server if needed; a server that cannot start is
+// listed with its error rather than failing the whole listing.
+func (s *Server) summarize(ctx context.Context, name string) ServerSummary {
+	sum := ServerSummary{Name: name, Examples: []string{}}
+	conn, err := s.providers[name].current(ctx)
+	if err != nil {
+		sum.Error = err.Error()
+		return sum
+	}
+	tools := conn.catalog.Load().tools
+	sum.ToolCount = len(tools)
+	for _, t := range tools[:min(examplesPerServer, len(tools))] {
+		sum.Examples = append(sum.Examples, t.Name)
+	}
+	return sum
+}
+
+func (s *Server) listTools(ctx context.Context, p params) (any, *RPCError) {
+	name, prov, rerr := s.server(p)
+	if rerr != nil {
+		return nil, rerr
+	}
+	conn, err := prov.current(ctx)
+	if err != nil {
+		return nil, internal(err)
+	}
+	return ToolList{Server: name, Tools: conn.catalog.Load().tools}, nil
+}
+
+func (s *Server) describeTool(ctx context.Context, p params) (any, *RPCError) {
+	_, desc, _, rerr := s.tool(ctx, p)
+	if rerr != nil {
+		return nil, rerr
+	}
+	return desc, nil
+}
+
+func (s *Server) callTool(ctx context.Context, p params) (any, *RPCError) {
+	prov, desc, conn, rerr := s.tool(ctx, p)
+	if rerr != nil {
+		return nil, rerr
+	}
+	args, rerr := p.object("arguments")
+	if rerr != nil {
+		return nil, rerr
+	}
+	res, err := prov.callTool(ctx, conn, desc.Name, args)
+	if err != nil {
+		return nil, internal(err)
+	}
+	return res, nil
+}
+
+// server resolves the "server" parameter.
+func (s *Server) server(p params) (string, *provider, *RPCError) {
+	name, rerr := p.str("server")
+	if rerr != nil {
+		return "", nil, rerr
+	}
+	prov, ok := s.providers[name]
+	if !ok {
+		return "", nil, rpcErrorf(CodeInvalidParams, "Server %q not found. Connected: %s", name, strings.Join(s.names, ", "))
+	}
+	return name, prov, nil
+}
+
+// tool resolves the "server" and "tool" parameters, starting the server.
+func (s *Server) tool(ctx context.Context, p params) (*provider, *ToolDescription, *connection, *RPCError) {
+	server, prov, rerr := s.server(p)
+	if rerr != nil {
+		return nil, nil, nil, rerr
+	}
+	name, rerr := p.str("tool")
+	if rerr != nil {
+		return nil, nil, nil, rerr
+	}
+	conn, err := prov.current(ctx)
+	if err != nil {
+		return nil, nil, nil, internal(err)
+	}
+	desc, ok := conn.catalog.Load().byName[name]
+	if !ok {
+		return nil, nil, nil, rpcErrorf(CodeInvalidParams, "Tool %q not found on server %q", name, server)
+	}
+	return prov, desc, conn, nil
+}
+
+func internal(err error) *RPCError {
+	return &RPCError{Code: CodeInternalError, Message: err.Error()}
+}
