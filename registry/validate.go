@@ -81,7 +81,7 @@ func (v *validator) describe(e *jsonschema.ValidationError, args map[string]any)
 	}
 	given := valueAt(args, e.InstanceLocation)
 	expected := v.expected(e.InstanceLocation)
-	msg := fmt.Sprintf("argument %s: %s (given %s)", field, e.ErrorKind.LocalizedString(printer), given)
+	msg := fmt.Sprintf("argument %s = %s: %s", field, given, e.ErrorKind.LocalizedString(printer))
 	out := envelope.Errorf(envelope.InvalidArgument, "Expected "+expected+".", "%s", msg).With("argument", field).With("value", given)
 	return out
 }
@@ -96,8 +96,8 @@ func (v *validator) expected(loc []string) string {
 	if e, ok := p["enum"].([]any); ok {
 		desc = fmt.Sprintf("one of %v", e)
 	}
-	if d := str(p["description"]); d != "" {
-		desc += ": " + d
+	if d := strings.TrimSuffix(str(p["description"]), "."); d != "" {
+		desc += " (" + d + ")"
 	}
 	return desc
 }

@@ -1,0 +1,63 @@
+// Package cli is the command-line front end: it parses the grammar of `cgt COMMAND ...`, runs
+// commands through the registry and renders the envelope in the chosen output format. It holds
+// no command knowledge; everything comes from the registry.
+package cli
+
+import (
+	"io"
+	"os"
+
+	"github.com/cgt-tools/cgt/registry"
+)
+
+// Factory holds the dependencies the CLI needs, injected so tests can fake the terminal and
+// the file system.
+type Factory struct {
+	Stdin  io.Reader
+	Stdout io.Writer
+	Stderr io.Writer
+	Getenv func(string) string
+	// Registry builds the registry with the CLI's dependencies.
+	Registry func() (*registry.Registry, error)
+	// Builtins are the commands that are not registry commands (mcp, serve, tool, gen, ...).
+	Builtins []Builtin
+	// Version is printed by `cgt version`.
+	Version string
+}
+
+// Builtin is a command of the binary itself rather than of the registry.
+type Builtin struct {
+	Name    string
+	Summary string
+	Run     func(f *Factory, args []string) int
+}
+
+// WriteFileAtomic writes data to path through a temporary file in the same directory and a
+// rename, so a reader never sees a half-written file and a failure leaves the old one intact.
+func WriteFileAtomic(path string, data []byte, perm os.FileMode) error {
+	dir := "."
+	for i := len(path) - 1; i >= 0; i-- {
+		if path[i] == '/' || path[i] == os.PathSeparator {
+			dir = path[:i+1]
+			break
+		}
+	}
+	tmp, err := os.CreateTemp(dir, ".cgt-*.tmp")
+	if err != nil {
+		return err
+	}
+	name := tmp.Name()
+	defer os.Remove(name)
+	if _, err := tmp.Write(data); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Chmod(perm); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	return os.Rename(name, path)
+}

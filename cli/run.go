@@ -1,0 +1,217 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/cgt-tools/cgt/envelope"
+	"github.com/cgt-tools/cgt/records"
+	"github.com/cgt-tools/cgt/registry"
+)
+
+// Exit codes.
+const (
+	ExitOK    = 0
+	ExitError = 1
+	ExitUsage = 2
+)
+
+// Options are the front-end flags every command accepts.
+type Options struct {
+	Output     string
+	Fields     []string
+	MaxRecords int
+	MaxChars   int
+	Out        string
+	Help       bool
+}
+
+// Run executes one invocation and returns the exit code.
+func Run(f *Factory, argv []string) int {
+	if len(argv) == 0 {
+		return overview(f)
+	}
+	name := argv[0]
+	if b, ok := f.builtin(name); ok {
+		return b.Run(f, argv[1:])
+	}
+	reg, err := f.Registry()
+	if err != nil {
+		fmt.Fprintln(f.Stderr, "cgt:", err)
+		return ExitError
+	}
+	switch name {
+	case "help", "--help", "-h":
+		return help(f, reg, argv[1:])
+	case "version", "--version":
+		fmt.Fprintln(f.Stdout, "cgt", f.Version)
+		return ExitOK
+	}
+	cmd, ok := reg.Lookup(name)
+	opts, rest, uerr := splitOptions(argv[1:])
+	if !ok {
+		res := reg.Execute(context.Background(), name, nil)
+		return emit(f, opts, nil, res)
+	}
+	if uerr != nil {
+		return emit(f, opts, nil, envelope.Failure(uerr, nil))
+	}
+	if opts.Help {
+		return commandHelp(f, cmd)
+	}
+	args, berr := registry.BindCLI(cmd, rest, f.Stdin)
+	if berr != nil {
+		return emit(f, opts, cmd, envelope.Failure(withUsageExample(berr, cmd), nil))
+	}
+	res := reg.ExecuteArgs(context.Background(), cmd, args)
+	return emit(f, opts, cmd, res)
+}
+
+func (f *Factory) builtin(name string) (Builtin, bool) {
+	for _, b := range f.Builtins {
+		if b.Name == name {
+			return b, true
+		}
+	}
+	return Builtin{}, false
+}
+
+// splitOptions removes the front-end flags from the words after the command, wherever they
+// stand, and returns the rest for the command's own binder.
+func splitOptions(words []string) (Options, []string, *envelope.Error) {
+	opts := Options{Output: "json"}
+	var rest []string
+	for i := 0; i < len(words); i++ {
+		w := words[i]
+		key, val, hasVal := strings.Cut(w, "=")
+		switch key {
+		case "--output", "-o", "--fields", "--max-records", "--max-chars", "--out":
+		case "--help", "-h":
+			opts.Help = true
+			continue
+		default:
+			rest = append(rest, w)
+			continue
+		}
+		if !hasVal {
+			if i+1 >= len(words) {
+				return opts, nil, envelope.New(envelope.UsageError, key+" needs a value", "e.g. --output compact")
+			}
+			i++
+			val = words[i]
+		}
+		if err := opts.set(key, val); err != nil {
+			return opts, nil, err
+		}
+	}
+	return opts, rest, nil
+}
+
+var outputFormats = []string{"json", "compact", "schema", "records", "text"}
+
+func (o *Options) set(key, val string) *envelope.Error {
+	switch key {
+	case "--output", "-o":
+		for _, f := range outputFormats {
+			if val == f {
+				o.Output = val
+				return nil
+			}
+		}
+		return envelope.Errorf(envelope.UsageError, "Formats: "+strings.Join(outputFormats, ", ")+".", "unknown output format %q", val).With("value", val)
+	case "--fields":
+		for _, p := range strings.Split(val, ",") {
+			if p = strings.TrimSpace(p); p != "" {
+				o.Fields = append(o.Fields, p)
+			}
+		}
+	case "--max-records", "--max-chars":
+		n, err := strconv.Atoi(val)
+		if err != nil || n < 0 {
+			return envelope.Errorf(envelope.UsageError, "Give a whole number, e.g. "+key+" 50.", "%s needs a whole number, got %q", key, val).With("value", val)
+		}
+		if key == "--max-records" {
+			o.MaxRecords = n
+		} else {
+			o.MaxChars = n
+		}
+	case "--out":
+		o.Out = val
+	}
+	return nil
+}
+
+func withUsageExample(e *envelope.Error, cmd registry.Command) *envelope.Error {
+	m := cmd.Meta()
+	if len(e.Examples) == 0 && len(m.Examples) > 0 {
+		e.Examples = []string{"cgt " + m.Name + " " + strings.Join(m.Examples[0].Args, " ")}
+	}
+	return e
+}
+
+// emit renders the result, writes it to stdout (or --out) and returns the exit code.
+func emit(f *Factory, opts Options, cmd registry.Command, res envelope.Result) int {
+	out, res := render(opts, res)
+	if opts.Out != "" && res.OK {
+		if err := WriteFileAtomic(opts.Out, []byte(out), 0o644); err != nil {
+			res = envelope.Failure(envelope.Errorf(envelope.IOError, "Check that the directory exists and is writable.", "writing %s: %v", opts.Out, err), res.Warnings)
+			out, _ = render(Options{Output: opts.Output}, res)
+		} else {
+			fmt.Fprintf(f.Stderr, "Written to: %s\n", opts.Out)
+			out = ""
+		}
+	}
+	fmt.Fprint(f.Stdout, out)
+	return exitCode(res)
+}
+
+func exitCode(res envelope.Result) int {
+	if res.OK {
+		return ExitOK
+	}
+	return res.Error.Code.ExitCode()
+}
+
+// render produces the text of a result in the chosen format. A --fields name that no record
+// has turns the result into a usage error listing the available names.
+func render(opts Options, res envelope.Result) (string, envelope.Result) {
+	switch opts.Output {
+	case "json":
+		return string(envelope.MarshalIndent(res)), res
+	case "text":
+		if !res.OK {
+			return textError(res), res
+		}
+		return records.Text(records.From(res.Data), res.Warnings), res
+	}
+	if !res.OK {
+		return records.RenderError(string(res.Error.Code), res.Error.Message, res.Warnings), res
+	}
+	recs := records.From(res.Data)
+	if unknown, avail := records.CheckFields(recs, opts.Fields); len(unknown) > 0 {
+		bad := envelope.Errorf(envelope.UsageError, "Available fields: "+strings.Join(avail, ","), "unknown field(s) in --fields: %s", strings.Join(unknown, ","))
+		bad = bad.With("available", avail)
+		res = envelope.Failure(bad, res.Warnings)
+		return records.RenderError(string(bad.Code), bad.Message+" ("+bad.Hint+")", res.Warnings), res
+	}
+	out, _ := records.Render(opts.Output, recs, res.Warnings, records.Options{Fields: opts.Fields, MaxRecords: opts.MaxRecords, MaxChars: opts.MaxChars})
+	return out, res
+}
+
+func textError(res envelope.Result) string {
+	var b strings.Builder
+	e := res.Error
+	fmt.Fprintf(&b, "error (%s): %s\n", e.Code, e.Message)
+	if e.Hint != "" {
+		fmt.Fprintf(&b, "hint: %s\n", e.Hint)
+	}
+	for _, x := range e.Examples {
+		fmt.Fprintf(&b, "example: %s\n", x)
+	}
+	for _, w := range res.Warnings {
+		fmt.Fprintf(&b, "warning: %s\n", w)
+	}
+	return b.String()
+}

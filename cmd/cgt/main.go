@@ -1,0 +1,12 @@
+// Command cgt computes UK Capital Gains Tax on shares and funds. See README.md.
+package main
+
+import (
+	"os"
+
+	"github.com/cgt-tools/cgt/cli"
+)
+
+func main() {
+	os.Exit(cli.Run(newFactory(), os.Args[1:]))
+}

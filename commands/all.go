@@ -1,0 +1,27 @@
+// Package commands holds every cgt command, one file each: its arguments, its result, its
+// registration (metadata and agent hints) and its handler. All lists them; nothing registers
+// itself.
+package commands
+
+import (
+	"github.com/cgt-tools/cgt/cgt/fx"
+	"github.com/cgt-tools/cgt/registry"
+)
+
+// All is the one explicit list of commands, grouped by namespace, in the order the overview
+// and the contract list them.
+func All() []registry.Command {
+	return []registry.Command{
+		// Exchange rates.
+		FXRate,
+	}
+}
+
+// NewRegistry builds the registry with the given dependencies; nil Rates means HMRC's
+// bundled monthly rates.
+func NewRegistry(deps *registry.Deps) (*registry.Registry, error) {
+	if deps.Rates == nil {
+		deps.Rates = fx.Embedded()
+	}
+	return registry.New(deps, All()...)
+}
