@@ -1,0 +1,124 @@
+package dsl
+
+import (
+	"strings"
+
+	"github.com/cgt-tools/cgt/cgt/model"
+)
+
+// lineExamples holds one valid ledger line of each kind, quoted in errors and in the docs.
+var lineExamples = map[model.Action]string{
+	model.Buy:          "2024-04-01 BUY AAPL 100 @ 150.00 USD FEES 5.00 USD",
+	model.Sell:         "2024-06-20 SELL AAPL 50 @ 170.25 USD FEES 5.00 USD",
+	model.Dividend:     "2024-07-15 DIVIDEND VOD.L TOTAL 12.50 TAX 0",
+	model.Accumulation: "2024-07-15 ACCUMULATION GB00B41YBW71 100 TOTAL 25.40",
+	model.CapReturn:    "2024-07-15 CAPRETURN GB00B41YBW71 100 TOTAL 10.00",
+	model.Split:        "2024-06-10 SPLIT NVDA RATIO 10",
+	model.Unsplit:      "2024-06-10 UNSPLIT XYZ RATIO 5",
+}
+
+// jsonExamples holds one valid JSON transaction object of each kind.
+var jsonExamples = map[model.Action]string{
+	model.Buy:          `{"date": "2024-04-01", "action": "BUY", "ticker": "AAPL", "quantity": "100", "price": {"amount": "150.00", "currency": "USD"}, "fees": {"amount": "5.00", "currency": "USD"}}`,
+	model.Sell:         `{"date": "2024-06-20", "action": "SELL", "ticker": "AAPL", "quantity": "50", "price": {"amount": "170.25", "currency": "USD"}}`,
+	model.Dividend:     `{"date": "2024-07-15", "action": "DIVIDEND", "ticker": "VOD.L", "total": "12.50"}`,
+	model.Accumulation: `{"date": "2024-07-15", "action": "ACCUMULATION", "ticker": "GB00B41YBW71", "quantity": "100", "total": "25.40"}`,
+	model.CapReturn:    `{"date": "2024-07-15", "action": "CAPRETURN", "ticker": "GB00B41YBW71", "quantity": "100", "total": "10.00"}`,
+	model.Split:        `{"date": "2024-06-10", "action": "SPLIT", "ticker": "NVDA", "ratio": "10"}`,
+	model.Unsplit:      `{"date": "2024-06-10", "action": "UNSPLIT", "ticker": "XYZ", "ratio": "5"}`,
+}
+
+// lineExample is the example for an action, or a BUY line when the action is not known yet.
+func lineExample(a model.Action) []string {
+	if ex, ok := lineExamples[a]; ok {
+		return []string{ex}
+	}
+	return []string{lineExamples[model.Buy], lineExamples[model.Sell]}
+}
+
+func jsonExample(a model.Action) []string {
+	if ex, ok := jsonExamples[a]; ok {
+		return []string{ex}
+	}
+	return []string{jsonExamples[model.Buy]}
+}
+
+// actionList is "BUY, SELL, DIVIDEND, ACCUMULATION, CAPRETURN, SPLIT, UNSPLIT".
+func actionList() string {
+	names := make([]string, len(model.Actions))
+	for i, a := range model.Actions {
+		names[i] = string(a)
+	}
+	return strings.Join(names, ", ")
+}
+
+// actionSynonyms are words people write for a kind in other tools and broker exports.
+var actionSynonyms = map[string]model.Action{
+	"BOUGHT": model.Buy, "PURCHASE": model.Buy, "ACQUIRE": model.Buy, "B": model.Buy,
+	"SOLD": model.Sell, "SALE": model.Sell, "DISPOSE": model.Sell, "S": model.Sell,
+	"DIV": model.Dividend, "DIVI": model.Dividend, "INCOME": model.Dividend,
+	"ACC": model.Accumulation, "ACCUM": model.Accumulation, "NOTIONAL": model.Accumulation,
+	"RETURN": model.CapReturn, "CAPITALRETURN": model.CapReturn, "EQUALISATION": model.CapReturn,
+	"EQUALIZATION": model.CapReturn,
+	"CONSOLIDATION": model.Unsplit, "REVERSESPLIT": model.Unsplit, "CONSOLIDATE": model.Unsplit,
+}
+
+// suggestAction finds the kind the user most likely meant, or "" when nothing is close.
+func suggestAction(word string) model.Action {
+	w := strings.ToUpper(word)
+	if a, ok := actionSynonyms[w]; ok {
+		return a
+	}
+	if len(w) >= 3 {
+		for _, a := range model.Actions {
+			if strings.HasPrefix(string(a), w) {
+				return a
+			}
+		}
+	}
+	limit := max(2, len(w)/3)
+	best, bestDist := model.Action(""), limit+1
+	for _, a := range model.Actions {
+		if d := editDistance(w, string(a)); d < bestDist {
+			best, bestDist = a, d
+		}
+	}
+	return best
+}
+
+// editDistance is the Levenshtein distance, bounded to short words (keywords and typos).
+func editDistance(a, b string) int {
+	if len(a) > 32 {
+		return len(a)
+	}
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
+}
+
+// clip shortens a value quoted in an error so a 10 MB line does not become a 10 MB message.
+func clip(s string) string {
+	const max = 64
+	if len(s) <= max {
+		return s
+	}
+	cut := max
+	for cut > 0 && s[cut]&0xC0 == 0x80 { // do not split a UTF-8 sequence
+		cut--
+	}
+	return s[:cut] + "…"
+}

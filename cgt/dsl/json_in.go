@@ -1,0 +1,466 @@
+package dsl
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"sort"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/cgt-tools/cgt/cgt/model"
+	"github.com/shopspring/decimal"
+)
+
+// ParseAuto reads either form of ledger: a JSON array when the first non-blank character is
+// '[', the line language otherwise.
+func ParseAuto(file string, src []byte) ([]model.Transaction, error) {
+	if looksLikeJSON(src) {
+		return ParseJSON(file, src)
+	}
+	return Parse(file, src)
+}
+
+func looksLikeJSON(src []byte) bool {
+	src = bytes.TrimPrefix(src, utf8BOM)
+	for _, c := range src {
+		switch c {
+		case ' ', '\t', '\r', '\n':
+			continue
+		case '[':
+			return true
+		}
+		return false
+	}
+	return false
+}
+
+// ParseJSON reads a JSON array of transaction objects (see JSONTransaction and
+// docs/dsl-syntax.md). Syntax errors carry the line and column; errors in an object carry its
+// array index and field in Context["index"] and Context["field"].
+func ParseJSON(file string, src []byte) ([]model.Transaction, error) {
+	src = bytes.TrimPrefix(src, utf8BOM)
+	var items []json.RawMessage
+	if err := json.Unmarshal(src, &items); err != nil {
+		return nil, jsonDocumentError(file, src, err)
+	}
+	if items == nil {
+		return nil, &model.Error{
+			Code: model.CodeParse, Message: "expected a JSON array of transactions, found null",
+			Hint: "send an array of transaction objects, [] for none", Examples: jsonArrayExample(),
+			File: file, Line: 1, Column: 1, Value: "null",
+		}
+	}
+	return ParseJSONArray(file, items)
+}
+
+// ParseJSONArray reads already-separated JSON transaction objects, for callers that received
+// the array as part of a larger JSON document.
+func ParseJSONArray(file string, items []json.RawMessage) ([]model.Transaction, error) {
+	txns := make([]model.Transaction, 0, len(items))
+	for i, raw := range items {
+		t, err := parseJSONItem(file, i, raw)
+		if err != nil {
+			return nil, err
+		}
+		txns = append(txns, t)
+	}
+	return txns, nil
+}
+
+func jsonArrayExample() []string {
+	return []string{"[" + jsonExamples[model.Buy] + "]"}
+}
+
+// jsonDocumentError reports a document that is not a JSON array, at the line and column where
+// decoding stopped.
+func jsonDocumentError(file string, src []byte, err error) *model.Error {
+	off, msg := 0, "the input is not valid JSON: "+err.Error()
+	var syntax *json.SyntaxError
+	var typ *json.UnmarshalTypeError
+	switch {
+	case errors.As(err, &syntax):
+		off = int(syntax.Offset) - 1
+	case errors.As(err, &typ):
+		msg = "expected a JSON array of transactions, found " + typ.Value
+	}
+	off = max(0, min(off, len(src)))
+	lineStart := bytes.LastIndexByte(src[:off], '\n') + 1
+	return &model.Error{
+		Code:     model.CodeParse,
+		Message:  msg,
+		Hint:     "send a JSON array of transaction objects; look for a missing quote or comma, or a trailing comma, at the position given",
+		Examples: jsonArrayExample(),
+		File:     file,
+		Line:     bytes.Count(src[:off], []byte{'\n'}) + 1,
+		Column:   utf8.RuneCount(src[lineStart:off]) + 1,
+		Value:    clip(string(src[off:min(len(src), off+20)])),
+	}
+}
+
+// jsonKeys are the keys a transaction object may have, in the order they are documented.
+var jsonKeys = []string{"date", "action", "ticker", "quantity", "price", "fees", "total", "tax", "ratio", "source"}
+
+// jsonKeySynonyms are keys people send for ours.
+var jsonKeySynonyms = map[string]string{
+	"qty": "quantity", "shares": "quantity", "units": "quantity", "symbol": "ticker",
+	"isin": "ticker", "type": "action", "kind": "action", "side": "action", "fee": "fees",
+	"commission": "fees", "amount": "total", "value": "total", "cost": "price",
+	"withholding": "tax", "split_ratio": "ratio",
+}
+
+// fieldsOf lists, per action, the required then the optional value fields.
+var fieldsOf = map[model.Action]struct{ required, optional []string }{
+	model.Buy:          {[]string{"quantity", "price"}, []string{"fees"}},
+	model.Sell:         {[]string{"quantity", "price"}, []string{"fees"}},
+	model.Dividend:     {[]string{"total"}, []string{"tax"}},
+	model.Accumulation: {[]string{"quantity", "total"}, []string{"tax"}},
+	model.CapReturn:    {[]string{"quantity", "total"}, []string{"fees"}},
+	model.Split:        {[]string{"ratio"}, nil},
+	model.Unsplit:      {[]string{"ratio"}, nil},
+}
+
+// jsonItem is one object of a JSON array being read.
+type jsonItem struct {
+	file   string
+	index  int
+	fields map[string]json.RawMessage
+	action model.Action
+}
+
+func parseJSONItem(file string, index int, raw json.RawMessage) (model.Transaction, *model.Error) {
+	j := jsonItem{file: file, index: index}
+	var t model.Transaction
+	if first := firstByte(raw); first != '{' {
+		return t, j.fail(model.CodeParse, "", string(raw),
+			"expected a transaction object, found "+jsonKind(raw), "each element of the array is an object such as the example")
+	}
+	if err := json.Unmarshal(raw, &j.fields); err != nil {
+		return t, j.fail(model.CodeParse, "", string(raw), "the transaction object is not valid JSON: "+err.Error(), "send objects such as the example")
+	}
+	if err := j.checkKeys(); err != nil {
+		return t, err
+	}
+	var err *model.Error
+	if t.Date, err = j.date(); err != nil {
+		return t, err
+	}
+	if t.Action, err = j.kind(); err != nil {
+		return t, err
+	}
+	if t.Ticker, err = j.ticker(); err != nil {
+		return t, err
+	}
+	if err = j.values(&t); err != nil {
+		return t, err
+	}
+	t.Source = model.Source{File: file, Line: 0, Index: index}
+	return t, nil
+}
+
+// fail builds an error about one field (or the whole object when field is empty).
+func (j *jsonItem) fail(code, field, value, msg, hint string) *model.Error {
+	where := fmt.Sprintf("transactions[%d]", j.index)
+	if field != "" {
+		where += "." + field
+	}
+	return &model.Error{
+		Code:     code,
+		Message:  where + ": " + msg,
+		Hint:     hint,
+		Examples: jsonExample(j.action),
+		File:     j.file,
+		Value:    clip(value),
+		Context:  map[string]any{"index": j.index, "field": field},
+	}
+}
+
+// checkKeys rejects the first unknown key, in sorted order so the error is the same every run.
+func (j *jsonItem) checkKeys() *model.Error {
+	keys := make([]string, 0, len(j.fields))
+	for k := range j.fields {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		if slices.Contains(jsonKeys, k) {
+			continue
+		}
+		hint := "allowed keys: " + strings.Join(jsonKeys, ", ")
+		if s := suggestKey(k); s != "" {
+			hint = "did you mean \"" + s + "\"? " + hint
+		}
+		return j.fail(model.CodeParse, k, k, fmt.Sprintf("unknown key %q", clip(k)), hint)
+	}
+	return nil
+}
+
+func suggestKey(k string) string {
+	lower := strings.ToLower(k)
+	if s, ok := jsonKeySynonyms[lower]; ok {
+		return s
+	}
+	for _, key := range jsonKeys {
+		if lower == key || editDistance(lower, key) <= 2 {
+			return key
+		}
+	}
+	return ""
+}
+
+// str reads a required string field.
+func (j *jsonItem) str(field, what string) (string, *model.Error) {
+	raw, ok := j.fields[field]
+	if !ok {
+		return "", j.fail(model.CodeParse, field, "", fmt.Sprintf("%q is missing", field), "give "+what)
+	}
+	var s string
+	if firstByte(raw) != '"' || json.Unmarshal(raw, &s) != nil {
+		return "", j.fail(model.CodeParse, field, string(raw),
+			fmt.Sprintf("%q must be a string, found %s", field, jsonKind(raw)), "give "+what)
+	}
+	return s, nil
+}
+
+func (j *jsonItem) date() (model.Date, *model.Error) {
+	s, err := j.str("date", `the date as a string "YYYY-MM-DD"`)
+	if err != nil {
+		return 0, err
+	}
+	d, problem := parseDate([]byte(s))
+	switch problem {
+	case dateForm:
+		return 0, j.fail(model.CodeParse, "date", s, fmt.Sprintf("date %q is not in the form YYYY-MM-DD", clip(s)),
+			`write dates as "YYYY-MM-DD" ("2024-06-20" for 20 June 2024)`)
+	case dateNotReal:
+		return 0, j.fail(model.CodeValidation, "date", s, fmt.Sprintf("date %q is not a real calendar date", s), notRealHint([]byte(s)))
+	}
+	return d, nil
+}
+
+func (j *jsonItem) kind() (model.Action, *model.Error) {
+	s, err := j.str("action", "one of "+actionList())
+	if err != nil {
+		return "", err
+	}
+	if a, ok := lookupAction([]byte(s)); ok {
+		j.action = a
+		return a, nil
+	}
+	hint := "the actions are " + actionList()
+	if sug := suggestAction(s); sug != "" {
+		j.action = sug
+		hint = "did you mean " + string(sug) + "? " + hint
+	}
+	return "", j.fail(model.CodeParse, "action", s, fmt.Sprintf("unknown action %q", clip(s)), hint)
+}
+
+func (j *jsonItem) ticker() (string, *model.Error) {
+	s, err := j.str("ticker", "the ticker as a string such as \"AAPL\"")
+	if err != nil {
+		return "", err
+	}
+	var buf [maxTickerLen]byte
+	up, bad := upperTicker([]byte(s), &buf)
+	if bad >= 0 || len(up) == 0 {
+		msg, hint := "ticker is empty", "give the ticker, such as \"AAPL\""
+		if bad >= 0 {
+			msg, hint = tickerProblem([]byte(s), bad)
+		}
+		return "", j.fail(model.CodeParse, "ticker", s, msg, hint)
+	}
+	return string(up), nil
+}
+
+// values reads the number and money fields of the action and rejects the ones that do not
+// apply to it.
+func (j *jsonItem) values(t *model.Transaction) (err *model.Error) {
+	spec := fieldsOf[t.Action]
+	for _, f := range jsonKeys[3:9] {
+		_, present := j.fields[f]
+		required, optional := slices.Contains(spec.required, f), slices.Contains(spec.optional, f)
+		switch {
+		case required && !present:
+			return j.fail(model.CodeParse, f, "", fmt.Sprintf("%q is missing; %s needs %s", f, t.Action, strings.Join(spec.required, " and ")),
+				"add "+f+" as in the example")
+		case present && !required && !optional:
+			return j.fail(model.CodeParse, f, string(j.fields[f]), fmt.Sprintf("%q does not apply to %s", f, t.Action),
+				fmt.Sprintf("%s takes %s; remove %q", t.Action, strings.Join(append(slices.Clone(spec.required), spec.optional...), ", "), f))
+		}
+	}
+	switch t.Action {
+	case model.Buy, model.Sell:
+		if t.Quantity, err = j.decimal("quantity", positive); err == nil {
+			if t.Price, err = j.money("price", priceRule(t.Action), ""); err == nil {
+				t.Fees, err = j.money("fees", nonNegative, t.Price.Currency)
+			}
+		}
+	case model.Dividend:
+		if t.Total, err = j.money("total", positive, ""); err == nil {
+			t.Tax, err = j.money("tax", nonNegative, t.Total.Currency)
+		}
+	case model.Accumulation, model.CapReturn:
+		rule, extra := nonNegative, "tax"
+		if t.Action == model.CapReturn {
+			rule, extra = positive, "fees"
+		}
+		if t.Quantity, err = j.decimal("quantity", nonNegative); err == nil {
+			if t.Total, err = j.money("total", rule, ""); err == nil {
+				var a model.Amount
+				a, err = j.money(extra, nonNegative, t.Total.Currency)
+				if extra == "tax" {
+					t.Tax = a
+				} else {
+					t.Fees = a
+				}
+			}
+		}
+	case model.Split, model.Unsplit:
+		rule := ratioRule
+		if t.Action == model.Unsplit {
+			rule = wholeRatio
+		}
+		t.Ratio, err = j.decimal("ratio", rule)
+	}
+	return err
+}
+
+// decimal reads a number given as a JSON string or number.
+func (j *jsonItem) decimal(field string, rule valueRule) (decimal.Decimal, *model.Error) {
+	raw := j.fields[field]
+	text, err := j.numberText(field, raw, field)
+	if err != nil {
+		return decimal.Decimal{}, err
+	}
+	return j.checkedNumber(field, text, rule)
+}
+
+// numberText extracts the text of a number given as a string or a JSON number.
+func (j *jsonItem) numberText(field string, raw json.RawMessage, what string) (string, *model.Error) {
+	switch c := firstByte(raw); {
+	case c == '"':
+		var s string
+		if json.Unmarshal(raw, &s) == nil {
+			return s, nil
+		}
+	case c == '-' || isDigit(c):
+		return string(bytes.TrimSpace(raw)), nil
+	case c == 'n':
+		return "", j.fail(model.CodeParse, field, "null", what+" must not be null",
+			"give the number as a string such as \"100\", or leave the field out where it is optional")
+	}
+	return "", j.fail(model.CodeParse, field, string(raw), fmt.Sprintf("%s must be a decimal string, found %s", what, jsonKind(raw)),
+		"give the number as a string such as \"100.5\"")
+}
+
+func (j *jsonItem) checkedNumber(field, text string, rule valueRule) (decimal.Decimal, *model.Error) {
+	d, problem := parseDecimal([]byte(text))
+	if problem != numOK {
+		reason, hint := numberAdvice([]byte(text), problem)
+		return d, j.fail(model.CodeParse, field, text, fmt.Sprintf("%s %q is not a plain decimal number: %s", field, clip(text), reason), hint)
+	}
+	if msg, hint := checkValue(field, d, rule, j.action); msg != "" {
+		return d, j.fail(model.CodeValidation, field, text, msg, hint)
+	}
+	return d, nil
+}
+
+// money reads an amount: a string or number in GBP, or {"amount": ..., "currency": ...}.
+// An optional field that is absent is zero in the currency given as absentCurrency.
+func (j *jsonItem) money(field string, rule valueRule, absentCurrency string) (model.Amount, *model.Error) {
+	raw, ok := j.fields[field]
+	if !ok {
+		return model.Amount{Currency: absentCurrency}, nil
+	}
+	if firstByte(raw) != '{' {
+		text, err := j.numberText(field, raw, field)
+		if err != nil {
+			return model.Amount{}, err
+		}
+		d, err := j.checkedNumber(field, text, rule)
+		return model.Amount{Value: d, Currency: model.GBP}, err
+	}
+	var obj map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &obj); err != nil {
+		return model.Amount{}, j.fail(model.CodeParse, field, string(raw), field+" is not a valid amount object", moneyHint)
+	}
+	for _, k := range sortedKeys(obj) {
+		if k != "amount" && k != "currency" {
+			return model.Amount{}, j.fail(model.CodeParse, field, k, fmt.Sprintf("unknown key %q in %s", clip(k), field), "an amount object has only \"amount\" and \"currency\"")
+		}
+	}
+	amountRaw, hasAmount := obj["amount"]
+	currencyRaw, hasCurrency := obj["currency"]
+	if !hasAmount {
+		return model.Amount{}, j.fail(model.CodeParse, field, string(raw), field+" has no \"amount\"", moneyHint)
+	}
+	if !hasCurrency {
+		return model.Amount{}, j.fail(model.CodeParse, field, string(raw), field+" has no \"currency\"",
+			"for an amount in GBP write a plain string such as \"150.00\"; otherwise add \"currency\": \"USD\"")
+	}
+	code, err := j.currency(field, currencyRaw)
+	if err != nil {
+		return model.Amount{}, err
+	}
+	text, err := j.numberText(field, amountRaw, field+".amount")
+	if err != nil {
+		return model.Amount{}, err
+	}
+	d, err := j.checkedNumber(field, text, rule)
+	return model.Amount{Value: d, Currency: code}, err
+}
+
+const moneyHint = `write an amount as a string in GBP ("150.00") or as {"amount": "150.00", "currency": "USD"}`
+
+func (j *jsonItem) currency(field string, raw json.RawMessage) (string, *model.Error) {
+	var s string
+	if firstByte(raw) != '"' || json.Unmarshal(raw, &s) != nil {
+		return "", j.fail(model.CodeParse, field, string(raw), fmt.Sprintf("%s.currency must be a string, found %s", field, jsonKind(raw)),
+			"give an ISO 4217 code such as \"USD\"")
+	}
+	code, ok := lookupCurrency([]byte(s))
+	if !ok {
+		return "", j.fail(model.CodeValidation, field, s, fmt.Sprintf("unknown currency %q: not an ISO 4217 code", clip(s)),
+			"give an ISO 4217 code such as \"GBP\", \"USD\" or \"EUR\"")
+	}
+	return code, nil
+}
+
+func sortedKeys(m map[string]json.RawMessage) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+func firstByte(raw []byte) byte {
+	for _, c := range raw {
+		if c != ' ' && c != '\t' && c != '\r' && c != '\n' {
+			return c
+		}
+	}
+	return 0
+}
+
+// jsonKind names the JSON type of a value for messages.
+func jsonKind(raw []byte) string {
+	switch c := firstByte(raw); {
+	case c == '{':
+		return "an object"
+	case c == '[':
+		return "an array"
+	case c == '"':
+		return "a string " + clip(string(bytes.TrimSpace(raw)))
+	case c == 't' || c == 'f':
+		return "a boolean"
+	case c == 'n':
+		return "null"
+	case c == '-' || isDigit(c):
+		return "the number " + clip(string(bytes.TrimSpace(raw)))
+	}
+	return "nothing"
+}

@@ -1,0 +1,191 @@
+package dsl
+
+import (
+	"bytes"
+	"strings"
+
+	"github.com/shopspring/decimal"
+)
+
+// maxNumberDigits bounds a number's length: no real quantity or price needs more, and it keeps
+// big-number arithmetic on hostile input cheap.
+const maxNumberDigits = 60
+
+// numProblem says why a token is not a plain decimal.
+type numProblem int
+
+const (
+	numOK numProblem = iota
+	numEmpty
+	numSign          // leading '+'
+	numExponent      // 1e5
+	numThousands     // 1,000
+	numBarePoint     // .5 or 5.
+	numTwoPoints     // 1.2.3
+	numUnitAttached  // 150USD, £150, $150
+	numTooLong       // more than maxNumberDigits digits
+	numNotANumber    // anything else
+)
+
+// parseDecimal reads a plain decimal: digits with at most one '.' between digits. A leading
+// '-' is read (and reported by the value rules, which can say "must be positive" instead of a
+// vaguer syntax error). Up to 18 digits are read into an int64 without going through
+// decimal.NewFromString, which allocates a string and is several times slower.
+func parseDecimal(b []byte) (decimal.Decimal, numProblem) {
+	neg := len(b) > 0 && b[0] == '-'
+	if neg {
+		b = b[1:]
+	}
+	if len(b) == 0 {
+		return decimal.Decimal{}, numEmpty
+	}
+	var coef int64
+	point := -1
+	for i, c := range b {
+		switch {
+		case c >= '0' && c <= '9':
+			coef = coef*10 + int64(c-'0')
+		case c == '.' && point < 0:
+			point = i
+		default:
+			return decimal.Decimal{}, classifyNumber(b)
+		}
+	}
+	if point == 0 || point == len(b)-1 {
+		return decimal.Decimal{}, numBarePoint
+	}
+	digits := len(b)
+	exp := 0
+	if point >= 0 {
+		digits--
+		exp = point - len(b) + 1
+	}
+	if digits > 18 {
+		return parseLongDecimal(b, neg)
+	}
+	if neg {
+		coef = -coef
+	}
+	if coef == 0 && exp == 0 {
+		return decimal.Decimal{}, numOK // the zero value: no allocation for the common "FEES 0"
+	}
+	return decimal.New(coef, int32(exp)), numOK
+}
+
+// parseLongDecimal handles the rare number with more digits than an int64 holds; b has
+// already been checked to be digits with one inner point.
+func parseLongDecimal(b []byte, neg bool) (decimal.Decimal, numProblem) {
+	if len(b) > maxNumberDigits+1 {
+		return decimal.Decimal{}, numTooLong
+	}
+	d, err := decimal.NewFromString(string(b))
+	if err != nil {
+		return decimal.Decimal{}, numNotANumber
+	}
+	if neg {
+		d = d.Neg()
+	}
+	return d, numOK
+}
+
+// classifyNumber names what is wrong with a token that is not a plain decimal, so the error
+// can say exactly what to change.
+func classifyNumber(b []byte) numProblem {
+	switch {
+	case b[0] == '+':
+		return numSign
+	case bytes.Count(b, []byte{'.'}) > 1 && onlyDigitsAnd(b, "."):
+		return numTwoPoints
+	case onlyDigitsAnd(b, ".,") && bytes.IndexByte(b, ',') > 0:
+		return numThousands
+	case onlyDigitsAnd(b, ".eE+-") && bytes.IndexAny(b, "eE") > 0 && isDigit(b[0]):
+		return numExponent
+	case startsWithNumber(b) || endsWithNumber(b):
+		return numUnitAttached
+	}
+	return numNotANumber
+}
+
+func isDigit(c byte) bool { return c >= '0' && c <= '9' }
+
+func onlyDigitsAnd(b []byte, extra string) bool {
+	for _, c := range b {
+		if !isDigit(c) && strings.IndexByte(extra, c) < 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// startsWithNumber reports "150USD"-like tokens: a number with letters stuck after it.
+func startsWithNumber(b []byte) bool {
+	i := 0
+	for i < len(b) && (isDigit(b[i]) || b[i] == '.') {
+		i++
+	}
+	return i > 0 && i < len(b)
+}
+
+// endsWithNumber reports "$150" or "£150"-like tokens: a symbol stuck before a number.
+func endsWithNumber(b []byte) bool {
+	i := len(b)
+	for i > 0 && (isDigit(b[i-1]) || b[i-1] == '.') {
+		i--
+	}
+	return i > 0 && i < len(b)
+}
+
+// numberAdvice turns a problem into the end of a message and a hint, quoting a corrected form
+// of the token where one is obvious.
+func numberAdvice(tok []byte, p numProblem) (reason, hint string) {
+	s := string(tok)
+	switch p {
+	case numEmpty:
+		return "it is empty", "write a plain decimal number such as 150.25"
+	case numSign:
+		return "numbers take no sign", "write " + strings.TrimPrefix(s, "+")
+	case numExponent:
+		return "exponents are not allowed", "write the number out in full, as a plain decimal such as 150000"
+	case numThousands:
+		return "thousands separators are not allowed", "write " + strings.ReplaceAll(s, ",", "")
+	case numBarePoint:
+		return "a decimal point needs digits on both sides", "write " + fixBarePoint(s)
+	case numTwoPoints:
+		return "it has more than one decimal point", "write a plain decimal number such as 150.25"
+	case numUnitAttached:
+		return "a currency or unit is attached to it", "separate the number from the currency and write the ISO 4217 code after it, such as 150.00 USD"
+	case numTooLong:
+		return "it has too many digits", "write at most 60 digits"
+	}
+	return "it is not a number", "write a plain decimal number such as 150.25 (digits and at most one '.')"
+}
+
+func fixBarePoint(s string) string {
+	if strings.HasPrefix(s, ".") {
+		return "0" + s
+	}
+	if strings.HasPrefix(s, "-.") {
+		return "-0" + s[1:]
+	}
+	return strings.TrimSuffix(s, ".")
+}
+
+// exactString writes a decimal at the scale it was given ("150.00" stays "150.00"), without
+// depending on decimal's package-level formatting settings.
+func exactString(d decimal.Decimal) string {
+	if e := d.Exponent(); e < 0 {
+		return d.StringFixed(-e)
+	}
+	return d.StringFixed(0)
+}
+
+// normalString writes a decimal without trailing fractional zeros ("150.00" -> "150"), so
+// that equal values give equal strings.
+func normalString(d decimal.Decimal) string {
+	s := exactString(d)
+	if strings.IndexByte(s, '.') < 0 {
+		return s
+	}
+	s = strings.TrimRight(s, "0")
+	return strings.TrimSuffix(s, ".")
+}
