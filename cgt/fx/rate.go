@@ -33,7 +33,7 @@ type Source interface {
 
 // SourceFor returns the citation for HMRC's monthly rates of a period ("2024-03").
 func SourceFor(period string) string {
-	return fmt.Sprintf("HMRC monthly exchange rates, %s (%s)", period, Licence)
+	return "HMRC monthly exchange rates, " + period + " (" + Licence + ")"
 }
 
 // month is a calendar month as a single ordinal (year*12 + month-1), so that months compare,
@@ -42,7 +42,15 @@ type month int
 
 func monthOf(year int, m time.Month) month { return month(year*12 + int(m) - 1) }
 
-func (m month) String() string { return fmt.Sprintf("%04d-%02d", int(m)/12, int(m)%12+1) }
+// String writes "YYYY-MM" (by hand: it is on the lookup path).
+func (m month) String() string {
+	y, mo := int(m)/12, int(m)%12+1
+	if y < 0 || y > 9999 {
+		return fmt.Sprintf("%d-%02d", y, mo)
+	}
+	b := [7]byte{byte('0' + y/1000), byte('0' + y/100%10), byte('0' + y/10%10), byte('0' + y%10), '-', byte('0' + mo/10), byte('0' + mo%10)}
+	return string(b[:])
+}
 
 // parsePeriod reads a strict "YYYY-MM" period.
 func parsePeriod(s string) (month, bool) {
