@@ -1,0 +1,293 @@
+package engine
+
+import (
+	"fmt"
+
+	"github.com/cgt-tools/cgt/cgt/model"
+	"github.com/cgt-tools/cgt/cgt/taxyear"
+	"github.com/shopspring/decimal"
+)
+
+// bnbWindow is the 30-day rule's reach: an acquisition on day D+30 is inside, D+31 outside.
+const bnbWindow = 30
+
+// pool is a Section 104 holding: the shares not identified under the same-day or 30-day
+// rules, at their total cost (TCGA 1992 s104).
+type pool struct {
+	qty, cost decimal.Decimal
+}
+
+// income is one DIVIDEND or ACCUMULATION row, kept for the tax-year totals.
+type income struct {
+	date         model.Date
+	accumulation bool
+	amount, tax  decimal.Decimal
+}
+
+// tickerResult is everything one ticker contributes to the report.
+type tickerResult struct {
+	disposals []Disposal
+	history   PoolHistory
+	pool      pool
+	incomes   []income
+	err       error
+}
+
+// tickerRun is the state of one ticker's single pass through its days.
+type tickerRun struct {
+	ticker  string
+	entries []entry
+	days    []day
+	pool    pool
+	held    decimal.Decimal // shares actually held (differs from the pool while a 30-day match is pending)
+	conv    *converter
+	out     *tickerResult
+}
+
+// runTicker identifies every disposal of one ticker and records its pool's history.
+func runTicker(ticker string, txns []model.Transaction, idx []int32, conv *converter) tickerResult {
+	res := tickerResult{history: PoolHistory{Ticker: ticker}}
+	es, err := convertEntries(txns, idx, conv)
+	if err != nil {
+		res.err = err
+		return res
+	}
+	r := &tickerRun{ticker: ticker, entries: es, days: buildDays(es), conv: conv, out: &res}
+	for i := range r.days {
+		if err := r.processDay(i); err != nil {
+			res.err = err
+			return res
+		}
+	}
+	res.pool = r.pool
+	return res
+}
+
+// processDay applies one date's events in the documented order: splits, accumulations and
+// capital returns, the day's disposal, then whatever of the day's acquisition is left.
+func (r *tickerRun) processDay(i int) error {
+	d := &r.days[i]
+	if d.hasSplit() {
+		r.applySplits(d)
+	}
+	for k := d.lo; k < d.hi; k++ {
+		if err := r.applyAdjustment(&r.entries[k]); err != nil {
+			return err
+		}
+	}
+	if d.sellQty.Sign() > 0 {
+		if err := r.dispose(i); err != nil {
+			return err
+		}
+	}
+	r.held = addNonZero(r.held, d.buyQty)
+	if d.avail.Sign() > 0 {
+		r.addToPool(d)
+	}
+	return nil
+}
+
+// applySplits rescales the pool and the holding; the cost does not change.
+func (r *tickerRun) applySplits(d *day) {
+	for k := d.lo; k < d.hi; k++ {
+		t := r.entries[k].t
+		if t.Action != model.Split && t.Action != model.Unsplit {
+			continue
+		}
+		before := r.pool.qty
+		if t.Action == model.Split {
+			r.pool.qty = r.pool.qty.Mul(t.Ratio)
+			r.held = r.held.Mul(t.Ratio)
+		} else {
+			r.pool.qty = r.pool.qty.DivRound(t.Ratio, divPlaces)
+			r.held = r.held.DivRound(t.Ratio, divPlaces)
+		}
+		event := EventSplit
+		if t.Action == model.Unsplit {
+			event = EventUnsplit
+		}
+		r.record(t, event, r.pool.qty.Sub(before), decimal.Decimal{})
+	}
+}
+
+// applyAdjustment applies an ACCUMULATION (adds to cost) or CAPRETURN (deducts from cost) to
+// the shares held on its date; dividends are collected as income.
+func (r *tickerRun) applyAdjustment(e *entry) error {
+	t := e.t
+	switch t.Action {
+	case model.Dividend:
+		r.out.incomes = append(r.out.incomes, income{date: t.Date, amount: e.value, tax: e.extra})
+		return nil
+	case model.Accumulation:
+		if e.value.IsZero() {
+			return nil
+		}
+		if r.held.Sign() <= 0 {
+			return noHoldingError(t)
+		}
+		r.out.incomes = append(r.out.incomes, income{date: t.Date, accumulation: true, amount: e.value, tax: e.extra})
+		r.pool.cost = r.pool.cost.Add(e.value)
+		r.record(t, EventAccumulation, decimal.Decimal{}, e.value)
+	case model.CapReturn:
+		if e.value.IsZero() {
+			return nil
+		}
+		if r.held.Sign() <= 0 {
+			return noHoldingError(t)
+		}
+		if e.value.Cmp(r.pool.cost) > 0 {
+			return capReturnAboveCostError(t, e.value, r.pool.cost)
+		}
+		r.pool.cost = r.pool.cost.Sub(e.value)
+		r.record(t, EventCapReturn, decimal.Decimal{}, e.value.Neg())
+	}
+	return nil
+}
+
+// addToPool adds the day's unidentified acquisition to the Section 104 pool.
+func (r *tickerRun) addToPool(d *day) {
+	cost := mulDiv(d.buyCost, d.avail, d.buyQty)
+	r.pool.qty = r.pool.qty.Add(d.avail)
+	r.pool.cost = r.pool.cost.Add(cost)
+	r.record(r.entries[d.buyLo].t, EventBuy, d.avail, cost)
+	d.avail = decimal.Decimal{}
+}
+
+// record appends a pool event with the pool as it now stands.
+func (r *tickerRun) record(t *model.Transaction, event string, dq, dc decimal.Decimal) {
+	r.out.history.Events = append(r.out.history.Events, PoolEvent{
+		Date:           t.Date,
+		Event:          event,
+		QuantityChange: model.NewDecimal(dq),
+		CostChange:     model.NewMoney(dc),
+		Quantity:       model.NewDecimal(r.pool.qty),
+		Cost:           model.NewMoney(r.pool.cost),
+		Source:         sourceRef(t.Source),
+	})
+}
+
+// sourceRef converts a transaction's source to the report's form.
+func sourceRef(s model.Source) SourceRef {
+	ref := SourceRef{File: s.File, Line: s.Line}
+	if s.Line == 0 && s.Index >= 0 {
+		i := s.Index
+		ref.Index = &i
+	}
+	return ref
+}
+
+// dispose identifies the disposal of day i: same day first, then acquisitions in the next 30
+// days earliest first, then the Section 104 pool.
+func (r *tickerRun) dispose(i int) error {
+	d := &r.days[i]
+	sale := r.entries[d.sellLo].t
+	if !taxyear.InScope(d.date) {
+		return beforeScopeError(sale, r.ticker)
+	}
+	held := r.held.Add(d.buyQty)
+	if d.sellQty.Cmp(held) > 0 {
+		return oversellError(sale, r.ticker, d.sellQty, held)
+	}
+	b := newDisposalBuilder(r, d)
+	rest := d.sellQty
+	if sd := minDec(d.sellQty, d.buyQty); sd.Sign() > 0 {
+		b.sameDay(sd)
+		rest = rest.Sub(sd)
+	}
+	if rest.Sign() > 0 {
+		rest = r.matchWithin30Days(b, i, rest)
+	}
+	if rest.Sign() > 0 {
+		if rest.Cmp(r.pool.qty) > 0 { // cannot happen while held ≤ pool; kept as a guard
+			return oversellError(sale, r.ticker, d.sellQty, held)
+		}
+		b.section104(rest)
+	}
+	r.held = r.held.Sub(d.sellQty) // processDay then adds the day's acquisition
+	r.out.disposals = append(r.out.disposals, b.finish())
+	return nil
+}
+
+// matchWithin30Days identifies up to rest shares of day i's disposal with acquisitions in
+// the following 30 days, earliest first (TCGA 1992 s106A(5)). Each acquisition offers only
+// what its own day's disposal left (same-day priority) and what earlier disposals did not
+// take. A split or consolidation in between converts the acquisition into the disposal's
+// units. It returns what is still unmatched.
+func (r *tickerRun) matchWithin30Days(b *disposalBuilder, i int, rest decimal.Decimal) decimal.Decimal {
+	last := r.days[i].date.AddDays(bnbWindow)
+	var num, den decimal.Decimal // acquisition shares per disposal share; zero while 1
+	for j := i + 1; j < len(r.days) && r.days[j].date <= last && rest.Sign() > 0; j++ {
+		a := &r.days[j]
+		if a.hasSplit() {
+			num, den = scaleBy(num, den, a)
+		}
+		if a.avail.Sign() <= 0 {
+			continue
+		}
+		offer := a.avail // in the disposal's units
+		if !num.IsZero() {
+			offer = mulDiv(a.avail, den, num)
+		}
+		take, used := offer, a.avail
+		if rest.Cmp(offer) < 0 {
+			take = rest
+			used = take
+			if !num.IsZero() {
+				used = mulDiv(take, num, den)
+			}
+		}
+		b.bedAndBreakfast(a, take, used, num, den)
+		a.avail = a.avail.Sub(used)
+		rest = rest.Sub(take)
+	}
+	return rest
+}
+
+// scaleBy folds a day's splits into the running conversion factor.
+func scaleBy(num, den decimal.Decimal, a *day) (decimal.Decimal, decimal.Decimal) {
+	if num.IsZero() {
+		return a.splitNum, a.splitDen
+	}
+	return num.Mul(a.splitNum), den.Mul(a.splitDen)
+}
+
+// noHoldingError reports an ACCUMULATION or CAPRETURN with no shares to attach it to.
+func noHoldingError(t *model.Transaction) error {
+	e := lineError(t, fmt.Sprintf("%s %s on %s: no shares of %s are held on that date, so there is no cost to adjust",
+		t.Action, t.Ticker, t.Date, t.Ticker),
+		"check the date and ticker; a distribution belongs to shares held on its date",
+		t.Date.String()+" "+string(t.Action)+" "+t.Ticker+" 10 TOTAL 5.00")
+	return e
+}
+
+// capReturnAboveCostError reports a capital return larger than the pool's cost.
+func capReturnAboveCostError(t *model.Transaction, amount, cost decimal.Decimal) error {
+	e := lineError(t, fmt.Sprintf("CAPRETURN %s on %s of £%s is more than the £%s cost of the shares held; "+
+		"a capital distribution above the allowable cost is a part disposal, which this calculator does not handle",
+		t.Ticker, t.Date, amount.StringFixed(2), cost.StringFixed(2)),
+		"check the amount; if it is right, the excess must be treated as a disposal (TCGA 1992 s122, CG57800) outside this tool",
+		t.Date.String()+" CAPRETURN "+t.Ticker+" 100 TOTAL 25.00")
+	e.Context["amount"] = amount.StringFixed(2)
+	e.Context["pool_cost"] = cost.StringFixed(2)
+	return e
+}
+
+// oversellError reports a disposal of more shares than were held.
+func oversellError(t *model.Transaction, ticker string, sold, held decimal.Decimal) error {
+	e := lineError(t, fmt.Sprintf("SELL %s on %s: %s shares sold but only %s held; short sales are not supported",
+		ticker, t.Date, sold, held),
+		"check for a missing BUY, a split, or a wrong quantity; the 30-day rule decides which cost is used, it does not allow selling shares not yet held",
+		"2024-01-10 BUY "+ticker+" 100 @ 10.00", "2024-02-01 SELL "+ticker+" 100 @ 12.00")
+	e.Context["ticker"] = ticker
+	e.Context["quantity_sold"] = sold.String()
+	e.Context["quantity_held"] = held.String()
+	return e
+}
+
+// beforeScopeError rejects a disposal before 6 April 2008.
+func beforeScopeError(t *model.Transaction, ticker string) error {
+	return lineError(t, fmt.Sprintf("SELL %s on %s: disposals before 6 April 2008 are outside the rules this calculator applies",
+		ticker, t.Date),
+		"remove disposals before the 2008/09 tax year; acquisitions from any date can stay and build the pool",
+		"2008-04-06 SELL "+ticker+" 100 @ 12.00")
+}

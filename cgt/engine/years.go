@@ -1,0 +1,185 @@
+package engine
+
+import (
+	"cmp"
+	"slices"
+
+	"github.com/cgt-tools/cgt/cgt/model"
+	"github.com/cgt-tools/cgt/cgt/taxyear"
+	"github.com/shopspring/decimal"
+)
+
+// yearBuild collects one tax year while the report is assembled.
+type yearBuild struct {
+	year      taxyear.Year
+	disposals []*Disposal
+	incomes   []*income
+}
+
+// taxYears groups disposals and dividends into tax years, totals them and applies losses.
+// It returns the years in date order and the losses left to carry forward at the end.
+func taxYears(results []tickerResult, broughtForward decimal.Decimal) ([]TaxYear, model.Money) {
+	builds := collectYears(results)
+	out := make([]TaxYear, 0, len(builds))
+	bf := broughtForward
+	for _, b := range builds {
+		y := totalYear(b)
+		bf = applyLosses(&y, b.year, bf)
+		out = append(out, y)
+	}
+	return out, model.NewMoney(bf)
+}
+
+// collectYears sorts every disposal by date then ticker, and every income by date, into its
+// tax year. Disposals are already in order within a ticker, and tickers are in name order, so
+// a stable sort by date gives date-then-ticker.
+func collectYears(results []tickerResult) []*yearBuild {
+	var ds []*Disposal
+	var is []*income
+	for i := range results {
+		for k := range results[i].disposals {
+			ds = append(ds, &results[i].disposals[k])
+		}
+		for k := range results[i].incomes {
+			if taxyear.InScope(results[i].incomes[k].date) {
+				is = append(is, &results[i].incomes[k])
+			}
+		}
+	}
+	slices.SortStableFunc(ds, func(a, b *Disposal) int { return cmp.Compare(a.Date, b.Date) })
+	slices.SortStableFunc(is, func(a, b *income) int { return cmp.Compare(a.date, b.date) })
+	var builds []*yearBuild
+	find := func(d model.Date) *yearBuild {
+		for _, b := range builds {
+			if d >= b.year.StartDate() && d <= b.year.EndDate() {
+				return b
+			}
+		}
+		b := &yearBuild{year: taxyear.For(d)}
+		builds = append(builds, b)
+		return b
+	}
+	var cur *yearBuild
+	for _, d := range ds {
+		if cur == nil || d.Date > cur.year.EndDate() {
+			cur = find(d.Date)
+		}
+		cur.disposals = append(cur.disposals, d)
+	}
+	cur = nil
+	for _, in := range is {
+		if cur == nil || in.date > cur.year.EndDate() || in.date < cur.year.StartDate() {
+			cur = find(in.date)
+		}
+		cur.incomes = append(cur.incomes, in)
+	}
+	slices.SortFunc(builds, func(a, b *yearBuild) int { return cmp.Compare(a.year.StartDate(), b.year.StartDate()) })
+	return builds
+}
+
+// totals are the summed rounded figures of a set of disposals.
+type totals struct {
+	count                          int
+	proceeds, costs, gains, losses decimal.Decimal
+}
+
+// add adds one disposal's figures, each rounded to pence first so that the totals equal the
+// sum of the figures the report shows.
+func (t *totals) add(d *Disposal) {
+	t.count++
+	t.proceeds = t.proceeds.Add(d.Proceeds.Rounded())
+	t.costs = t.costs.Add(d.AllowableCost.Rounded())
+	g := d.Gain.Rounded()
+	if g.Sign() >= 0 {
+		t.gains = t.gains.Add(g)
+	} else {
+		t.losses = t.losses.Sub(g)
+	}
+}
+
+// totalYear fills a tax year's figures from its disposals and incomes.
+func totalYear(b *yearBuild) TaxYear {
+	var all totals
+	y := TaxYear{
+		Period:             b.year.Period(),
+		StartDate:          b.year.StartDate(),
+		EndDate:            b.year.EndDate(),
+		AnnualExemptAmount: model.NewMoney(b.year.AnnualExemptAmount()),
+		Disposals:          make([]Disposal, len(b.disposals)),
+		RatePeriods:        []RatePeriodResult{},
+	}
+	for k, d := range b.disposals {
+		all.add(d)
+		y.Disposals[k] = *d
+	}
+	y.DisposalCount = all.count
+	y.Proceeds, y.AllowableCosts = model.NewMoney(all.proceeds), model.NewMoney(all.costs)
+	y.Gains, y.Losses = model.NewMoney(all.gains), model.NewMoney(all.losses)
+	y.NetGain = model.NewMoney(all.gains.Sub(all.losses))
+	y.SA108 = SA108{NumberOfDisposals: all.count, DisposalProceeds: y.Proceeds, AllowableCosts: y.AllowableCosts,
+		GainsBeforeLosses: y.Gains, LossesInYear: y.Losses}
+	y.RatePeriods = ratePeriods(b)
+	y.Dividends = dividends(b.incomes)
+	return y
+}
+
+// ratePeriods splits the year's disposals by the parts of the year with one pair of rates.
+func ratePeriods(b *yearBuild) []RatePeriodResult {
+	periods := b.year.RatePeriods()
+	out := make([]RatePeriodResult, 0, len(periods))
+	for _, p := range periods {
+		var t totals
+		for _, d := range b.disposals {
+			if d.Date >= p.From && d.Date <= p.To {
+				t.add(d)
+			}
+		}
+		out = append(out, RatePeriodResult{
+			From: p.From, To: p.To, Basic: model.NewDecimal(p.Basic), Higher: model.NewDecimal(p.Higher),
+			Reference: p.Reference, DisposalCount: t.count, Proceeds: model.NewMoney(t.proceeds),
+			Gains: model.NewMoney(t.gains), Losses: model.NewMoney(t.losses),
+			NetGain: model.NewMoney(t.gains.Sub(t.losses)),
+		})
+	}
+	return out
+}
+
+// dividends totals the year's cash dividends and notional (accumulation) distributions.
+func dividends(incomes []*income) Dividends {
+	var out Dividends
+	var inc, tax, acc decimal.Decimal
+	for _, in := range incomes {
+		if in.accumulation {
+			acc = acc.Add(in.amount)
+			continue
+		}
+		out.Count++
+		inc, tax = inc.Add(in.amount), tax.Add(in.tax)
+	}
+	out.Income, out.TaxPaid, out.Accumulations = model.NewMoney(inc), model.NewMoney(tax), model.NewMoney(acc)
+	return out
+}
+
+// applyLosses sets the year's loss and taxable-gain figures from the losses brought forward
+// and returns the losses to carry to the next year. In-year losses are already netted in
+// NetGain. Brought-forward losses reduce the net gain no lower than the annual exempt amount
+// (TCGA 1992 s3(5A)-(5C)); a net loss is added to what carries forward.
+func applyLosses(y *TaxYear, ty taxyear.Year, bf decimal.Decimal) decimal.Decimal {
+	net := y.NetGain.Exact()
+	aea := ty.AnnualExemptAmount()
+	used := decimal.Decimal{}
+	if excess := net.Sub(aea); excess.Sign() > 0 {
+		used = minDec(bf, excess)
+	}
+	taxable := net.Sub(used).Sub(aea)
+	if taxable.Sign() < 0 {
+		taxable = decimal.Decimal{}
+	}
+	cf := bf.Sub(used)
+	if net.Sign() < 0 {
+		cf = cf.Sub(net)
+	}
+	y.LossesBroughtForward, y.LossesUsed = model.NewMoney(bf), model.NewMoney(used)
+	y.LossesCarriedForward, y.TaxableGain = model.NewMoney(cf), model.NewMoney(taxable)
+	return cf
+}
