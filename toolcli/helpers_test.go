@@ -188,3 +188,7 @@ func mustJSON(t testing.TB, v any) string {
 	}
 	return strings.TrimSpace(b.String())
 }
+
+func contextWithTimeout(d time.Duration) (context.Context, context.CancelFunc) {
+	return context.WithTimeout(context.Background(), d)
+}
