@@ -173,9 +173,9 @@ func (inv *invocation) describeTool(ctx context.Context, c *Client, stdout io.Wr
 	if desc.Description != "" {
 		fmt.Fprintf(&b, "%s\n\n", strings.TrimSpace(desc.Description))
 	}
-	fmt.Fprintf(&b, "Input schema:\n%s\n", prettyJSON(desc.InputSchema))
+	fmt.Fprintf(&b, "Input schema:\n%s\n\n", prettyJSON(desc.InputSchema))
 	if len(desc.OutputSchema) > 0 {
-		fmt.Fprintf(&b, "Output schema:\n%s\n", prettyJSON(desc.OutputSchema))
+		fmt.Fprintf(&b, "Output schema:\n%s\n\n", prettyJSON(desc.OutputSchema))
 	}
 	if desc.Annotations != nil {
 		fmt.Fprintf(&b, "Annotations: %s\n\n", formatAnnotations(desc.Annotations))

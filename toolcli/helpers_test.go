@@ -17,6 +17,10 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 )
 
+// clientEnv switches the test binary into the tool-cli client, for commands
+// run by ServeMain.
+const clientEnv = "TOOLCLI_TEST_CLIENT"
+
 // stdioServerEnv switches the test binary into a small MCP stdio server,
 // the one the bridge tests start through an mcpServers config.
 const stdioServerEnv = "TOOLCLI_TEST_STDIO_SERVER"
@@ -28,6 +32,9 @@ func TestMain(m *testing.M) {
 			os.Exit(1)
 		}
 		os.Exit(0)
+	}
+	if os.Getenv(clientEnv) == "1" {
+		os.Exit(ClientMain(os.Args[1:], os.Stdout, os.Stderr, os.Getenv))
 	}
 	os.Exit(m.Run())
 }
