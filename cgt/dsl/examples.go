@@ -59,7 +59,7 @@ var actionSynonyms = map[string]model.Action{
 	"DIV": model.Dividend, "DIVI": model.Dividend, "INCOME": model.Dividend,
 	"ACC": model.Accumulation, "ACCUM": model.Accumulation, "NOTIONAL": model.Accumulation,
 	"RETURN": model.CapReturn, "CAPITALRETURN": model.CapReturn, "EQUALISATION": model.CapReturn,
-	"EQUALIZATION": model.CapReturn,
+	"EQUALIZATION":  model.CapReturn,
 	"CONSOLIDATION": model.Unsplit, "REVERSESPLIT": model.Unsplit, "CONSOLIDATE": model.Unsplit,
 }
 

@@ -130,7 +130,14 @@ func (p *parser) end() *model.Error {
 
 // date reads the date that starts every line.
 func (p *parser) date(tok token) (model.Date, *model.Error) {
+	if len(tok.text) == len(p.lastDateText) && string(tok.text) == string(p.lastDateText[:]) {
+		return p.lastDate, nil
+	}
 	d, problem := parseDate(tok.text)
+	if problem == dateOK {
+		copy(p.lastDateText[:], tok.text)
+		p.lastDate = d
+	}
 	switch problem {
 	case dateOK:
 		return d, nil
@@ -260,12 +267,26 @@ func (p *parser) intern(b []byte) (string, int) {
 	if bad >= 0 {
 		return "", bad
 	}
-	if s, ok := p.tickers[string(up)]; ok {
-		return s, -1
+	slot := &p.recent[tickerHash(up)%uint32(len(p.recent))]
+	if *slot == string(up) {
+		return *slot, -1
 	}
-	s := string(up)
-	p.tickers[s] = s
+	s, ok := p.tickers[string(up)]
+	if !ok {
+		s = string(up)
+		p.tickers[s] = s
+	}
+	*slot = s
 	return s, -1
+}
+
+// tickerHash is FNV-1a, enough to spread a ledger's few hundred tickers over the cache slots.
+func tickerHash(b []byte) uint32 {
+	h := uint32(2166136261)
+	for _, c := range b {
+		h = (h ^ uint32(c)) * 16777619
+	}
+	return h
 }
 
 // upperTicker checks a ticker and writes its upper-case form into buf. It returns the index of
@@ -335,7 +356,7 @@ func (p *parser) number(field string, rule valueRule) (v decimal.Decimal, err *m
 		return v, p.fail(model.CodeParse, tok.off, string(tok.text),
 			fmt.Sprintf("expected the %s, found %s", field, found(tok)), hint)
 	}
-	v, problem := parseDecimal(tok.text)
+	v, problem := p.decimal(tok.text)
 	if problem != numOK {
 		reason, hint := numberAdvice(tok.text, problem)
 		if field == "ratio" {

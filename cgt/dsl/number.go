@@ -17,73 +17,92 @@ type numProblem int
 const (
 	numOK numProblem = iota
 	numEmpty
-	numSign          // leading '+'
-	numExponent      // 1e5
-	numThousands     // 1,000
-	numBarePoint     // .5 or 5.
-	numTwoPoints     // 1.2.3
-	numUnitAttached  // 150USD, £150, $150
-	numTooLong       // more than maxNumberDigits digits
-	numNotANumber    // anything else
+	numSign         // leading '+'
+	numExponent     // 1e5
+	numThousands    // 1,000
+	numBarePoint    // .5 or 5.
+	numTwoPoints    // 1.2.3
+	numUnitAttached // 150USD, £150, $150
+	numTooLong      // more than maxNumberDigits digits
+	numNotANumber   // anything else
 )
 
 // parseDecimal reads a plain decimal: digits with at most one '.' between digits. A leading
 // '-' is read (and reported by the value rules, which can say "must be positive" instead of a
-// vaguer syntax error). Up to 18 digits are read into an int64 without going through
-// decimal.NewFromString, which allocates a string and is several times slower.
+// vaguer syntax error).
 func parseDecimal(b []byte) (decimal.Decimal, numProblem) {
-	neg := len(b) > 0 && b[0] == '-'
-	if neg {
+	n, problem := scanDecimal(b)
+	if problem != numOK {
+		return decimal.Decimal{}, problem
+	}
+	return n.decimal(b)
+}
+
+// scanned is a number read by scanDecimal: coef × 10^exp, when it has at most 18 digits.
+type scanned struct {
+	coef int64
+	exp  int32
+	neg  bool
+	long bool // more than 18 digits: coef is not valid, use parseLongDecimal
+}
+
+// scanDecimal checks the syntax of a number and reads up to 18 digits into an int64, which is
+// several times faster than decimal.NewFromString and allocates nothing.
+func scanDecimal(b []byte) (scanned, numProblem) {
+	var n scanned
+	n.neg = len(b) > 0 && b[0] == '-'
+	if n.neg {
 		b = b[1:]
 	}
 	if len(b) == 0 {
-		return decimal.Decimal{}, numEmpty
+		return n, numEmpty
 	}
-	var coef int64
 	point := -1
 	for i, c := range b {
 		switch {
 		case c >= '0' && c <= '9':
-			coef = coef*10 + int64(c-'0')
+			n.coef = n.coef*10 + int64(c-'0')
 		case c == '.' && point < 0:
 			point = i
 		default:
-			return decimal.Decimal{}, classifyNumber(b)
+			return n, classifyNumber(b)
 		}
 	}
 	if point == 0 || point == len(b)-1 {
-		return decimal.Decimal{}, numBarePoint
+		return n, numBarePoint
 	}
 	digits := len(b)
-	exp := 0
 	if point >= 0 {
 		digits--
-		exp = point - len(b) + 1
+		n.exp = int32(point - len(b) + 1)
 	}
-	if digits > 18 {
-		return parseLongDecimal(b, neg)
+	n.long = digits > 18
+	if n.long && len(b) > maxNumberDigits+1 {
+		return n, numTooLong
 	}
-	if neg {
-		coef = -coef
+	if n.neg {
+		n.coef = -n.coef
 	}
-	if coef == 0 && exp == 0 {
+	return n, numOK
+}
+
+// decimal builds the value of a scanned number; b is the token it was scanned from.
+func (n scanned) decimal(b []byte) (decimal.Decimal, numProblem) {
+	if n.long {
+		return parseLongDecimal(b)
+	}
+	if n.coef == 0 && n.exp == 0 {
 		return decimal.Decimal{}, numOK // the zero value: no allocation for the common "FEES 0"
 	}
-	return decimal.New(coef, int32(exp)), numOK
+	return decimal.New(n.coef, n.exp), numOK
 }
 
 // parseLongDecimal handles the rare number with more digits than an int64 holds; b has
-// already been checked to be digits with one inner point.
-func parseLongDecimal(b []byte, neg bool) (decimal.Decimal, numProblem) {
-	if len(b) > maxNumberDigits+1 {
-		return decimal.Decimal{}, numTooLong
-	}
+// already been checked to be a plain decimal, with an optional leading '-'.
+func parseLongDecimal(b []byte) (decimal.Decimal, numProblem) {
 	d, err := decimal.NewFromString(string(b))
 	if err != nil {
 		return decimal.Decimal{}, numNotANumber
-	}
-	if neg {
-		d = d.Neg()
 	}
 	return d, numOK
 }

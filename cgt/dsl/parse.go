@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"unicode/utf8"
 
+	"github.com/shopspring/decimal"
+
 	"github.com/cgt-tools/cgt/cgt/model"
 )
 
@@ -26,7 +28,7 @@ func Parse(file string, src []byte) ([]model.Transaction, error) {
 	if err := checkText(file, src); err != nil {
 		return nil, err
 	}
-	p := parser{file: file, tickers: make(map[string]string)}
+	p := parser{file: file, tickers: make(map[string]string), numbers: new(numberCache)}
 	txns := make([]model.Transaction, 0, bytes.Count(src, []byte{'\n'})+1)
 	for pos := 0; pos < len(src); {
 		line, next, tooLong := splitLine(src, pos)
@@ -104,16 +106,21 @@ func firstInvalidUTF8(b []byte) int {
 	return len(b)
 }
 
-// parser holds the state of one Parse call: the line being read and the interned tickers
-// (each distinct ticker string is allocated once per ledger, not once per line).
+// parser holds the state of one Parse call: the line being read, the interned tickers (each
+// distinct ticker string is allocated once per ledger, not once per line) and recently read
+// numbers.
 type parser struct {
-	file    string
-	tickers map[string]string
-	line    []byte
-	pos     int
-	lineNo  int
-	action  model.Action // kind of the current line once known; picks the example in errors
-	ticker  string       // ticker of the current line once known
+	file         string
+	tickers      map[string]string
+	recent       [64]string // direct-mapped cache in front of tickers, by a hash of the ticker
+	numbers      *numberCache
+	lastDateText [10]byte // the last date read, and its value: ledgers list many trades per day
+	lastDate     model.Date
+	line         []byte
+	pos          int
+	lineNo       int
+	action       model.Action // kind of the current line once known; picks the example in errors
+	ticker       string       // ticker of the current line once known
 }
 
 func (p *parser) startLine(line []byte) {
@@ -215,4 +222,40 @@ func (p *parser) controlChar(off int) *model.Error {
 	return p.fail(model.CodeParse, off, fmt.Sprintf("\\x%02x", c),
 		fmt.Sprintf("unexpected control character U+%04X", c),
 		"separate fields with spaces or tabs only; remove the control character (was the file exported as text?)")
+}
+
+// numberCacheBits sizes the direct-mapped number cache: small enough to stay in the CPU cache,
+// large enough for the quantities, fees and round prices a ledger repeats.
+const (
+	numberCacheBits = 10
+	numberCacheSize = 1 << numberCacheBits
+)
+
+// numberCache remembers recently read numbers by their digits and scale. A slot holds the last
+// number that hashed to it; a miss simply replaces it, so lookups cost no more than a multiply
+// and a compare, unlike a map, and the memory is fixed.
+type numberCache [numberCacheSize]struct {
+	key uint64 // coefficient << 5 | scale, with the top bit set when the slot is used
+	d   decimal.Decimal
+}
+
+// decimal reads a number, sharing the value with an earlier equal number (same digits and
+// scale). Each decimal.Decimal built from scratch costs two allocations, and ledgers repeat
+// quantities, fees and round prices. Sharing is safe because decimal.Decimal never modifies
+// its coefficient in place: every operation returns a new value.
+func (p *parser) decimal(b []byte) (decimal.Decimal, numProblem) {
+	n, problem := scanDecimal(b)
+	if problem != numOK {
+		return decimal.Decimal{}, problem
+	}
+	if n.long || n.coef <= 0 || n.coef >= 1<<58 {
+		return n.decimal(b)
+	}
+	key := uint64(n.coef)<<5 | uint64(-n.exp) | 1<<63
+	slot := &p.numbers[(key*0x9E3779B97F4A7C15)>>(64-numberCacheBits)]
+	if slot.key != key {
+		slot.key = key
+		slot.d, _ = n.decimal(b)
+	}
+	return slot.d, numOK
 }

@@ -1,0 +1,123 @@
+package dsl
+
+import (
+	"math/rand/v2"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/cgt-tools/cgt/cgt/model"
+)
+
+func TestFormatWritesCanonicalLines(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"2024-04-01 buy aapl 100 @ 150.00 usd fees 5.00 usd", "2024-04-01 BUY AAPL 100 @ 150.00 USD FEES 5.00 USD\n"},
+		{"2024-04-01 SELL VOD.L 10 @ 0.7215 FEES 0", "2024-04-01 SELL VOD.L 10 @ 0.7215 GBP\n"},
+		{"2024-04-01\tBUY  A 1 @ 2 USD FEES 1", "2024-04-01 BUY A 1 @ 2 USD FEES 1 GBP\n"},
+		{"2024-07-15 DIVIDEND VOD TOTAL 12.50 TAX 1.00", "2024-07-15 DIVIDEND VOD TOTAL 12.50 GBP TAX 1.00 GBP\n"},
+		{"2024-07-15 DIVIDEND VOD TOTAL 12.50 TAX 0", "2024-07-15 DIVIDEND VOD TOTAL 12.50 GBP\n"},
+		{"2023-07-15 ACCUMULATION F 0 TOTAL 0 TAX 0", "2023-07-15 ACCUMULATION F 0 TOTAL 0 GBP\n"},
+		{"2023-07-15 CAPRETURN F 40 TOTAL 149.75 EUR FEES 0.5 EUR", "2023-07-15 CAPRETURN F 40 TOTAL 149.75 EUR FEES 0.5 EUR\n"},
+		{"2024-06-10 SPLIT NVDA RATIO 10", "2024-06-10 SPLIT NVDA RATIO 10\n"},
+		{"2024-06-10 unsplit x ratio 5 # consolidation", "2024-06-10 UNSPLIT X RATIO 5\n"},
+	}
+	for _, tt := range tests {
+		txns, err := Parse("", []byte(tt.in))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := Format(txns[0]); got != tt.want {
+			t.Errorf("Format(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
+
+func TestFormatWritesGBPForAnAmountWithoutCurrency(t *testing.T) {
+	txn := model.Transaction{Date: model.NewDate(2024, 4, 1), Action: model.Buy, Ticker: "A",
+		Quantity: dec("1"), Price: model.Amount{Value: dec("2.50")}}
+	if got := Format(txn); got != "2024-04-01 BUY A 1 @ 2.50 GBP\n" {
+		t.Errorf("got %q", got)
+	}
+}
+
+func TestFormatRoundTripsEveryFixture(t *testing.T) {
+	for name, src := range fixtureLedgers(t) {
+		want, err := Parse(name, src)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		text := FormatAll(want)
+		got, err := Parse(name, []byte(text))
+		if err != nil {
+			t.Fatalf("%s: canonical text does not parse: %v\n%s", name, err, text)
+		}
+		sameTransactions(t, got, want)
+		if again := FormatAll(got); again != text {
+			t.Errorf("%s: formatting is not stable", name)
+		}
+	}
+}
+
+func TestFormatRoundTripsRandomLedgers(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	for range 200 {
+		want := randomLedger(rng, 50)
+		got, err := Parse("", []byte(FormatAll(want)))
+		if err != nil {
+			t.Fatalf("%v\n%s", err, FormatAll(want))
+		}
+		sameTransactions(t, got, want)
+	}
+}
+
+// randomLedger builds valid transactions of every kind with varied scales and currencies.
+func randomLedger(rng *rand.Rand, n int) []model.Transaction {
+	currencies := []string{"GBP", "USD", "EUR", "JPY", "CHF"}
+	num := func(allowZero bool) string {
+		whole := rng.IntN(100000)
+		if !allowZero && whole == 0 {
+			whole = 1
+		}
+		s := itoa(whole)
+		if places := rng.IntN(5); places > 0 {
+			s += "." + strings.Repeat("0", places-1) + itoa(1+rng.IntN(9))
+		}
+		if rng.IntN(10) == 0 {
+			s = itoa(rng.IntN(1e9)) + "." + itoa(rng.IntN(1e9)) + "123456789"
+		}
+		return s
+	}
+	amount := func(allowZero bool) model.Amount {
+		if allowZero && rng.IntN(3) == 0 {
+			return model.Amount{Currency: currencies[rng.IntN(len(currencies))]}
+		}
+		return model.Amount{Value: dec(num(allowZero)), Currency: currencies[rng.IntN(len(currencies))]}
+	}
+	out := make([]model.Transaction, n)
+	for i := range out {
+		t := model.Transaction{
+			Date:   model.NewDate(2008+rng.IntN(20), time.Month(1+rng.IntN(12)), 1+rng.IntN(28)),
+			Action: model.Actions[rng.IntN(len(model.Actions))],
+			Ticker: []string{"AAPL", "VOD.L", "LON:VOD", "GB00B41YBW71", "BRK-B", "X1"}[rng.IntN(6)],
+		}
+		switch t.Action {
+		case model.Buy, model.Sell:
+			t.Quantity, t.Price, t.Fees = dec(num(false)), amount(false), amount(true)
+		case model.Dividend:
+			t.Total, t.Tax = amount(false), amount(true)
+		case model.Accumulation:
+			t.Quantity, t.Total, t.Tax = dec(num(true)), amount(true), amount(true)
+		case model.CapReturn:
+			t.Quantity, t.Total, t.Fees = dec(num(false)), amount(false), amount(true)
+		case model.Split:
+			t.Ratio = dec(num(false))
+		case model.Unsplit:
+			t.Ratio = dec(itoa(1 + rng.IntN(20)))
+		}
+		out[i] = t
+	}
+	return out
+}
+
+func itoa(n int) string { return strconv.Itoa(n) }
