@@ -162,8 +162,8 @@ func dividends(incomes []*income) Dividends {
 
 // applyLosses sets the year's loss and taxable-gain figures from the losses brought forward
 // and returns the losses to carry to the next year. In-year losses are already netted in
-// NetGain. Brought-forward losses reduce the net gain no lower than the annual exempt amount
-// (TCGA 1992 s3(5A)-(5C)); a net loss is added to what carries forward.
+// NetGain. Brought-forward losses reduce the net gain no lower than the annual exempt amount,
+// so that the exempt amount is not wasted; a net loss is added to what carries forward.
 func applyLosses(y *TaxYear, ty taxyear.Year, bf decimal.Decimal) decimal.Decimal {
 	net := y.NetGain.Exact()
 	aea := ty.AnnualExemptAmount()
