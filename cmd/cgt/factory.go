@@ -5,6 +5,7 @@ import (
 
 	"github.com/cgt-tools/cgt/cli"
 	"github.com/cgt-tools/cgt/commands"
+	"github.com/cgt-tools/cgt/mcp"
 	"github.com/cgt-tools/cgt/registry"
 )
 
@@ -20,6 +21,9 @@ func newFactory() *cli.Factory {
 		Version: version,
 		Registry: func() (*registry.Registry, error) {
 			return commands.NewRegistry(&registry.Deps{ReadFile: os.ReadFile, Stdin: os.Stdin})
+		},
+		Builtins: []cli.Builtin{
+			mcp.Builtin(mcp.Program{Version: version, NewRegistry: commands.NewRegistry}),
 		},
 	}
 }

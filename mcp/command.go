@@ -1,0 +1,133 @@
+package mcp
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/mark3labs/mcp-go/server"
+
+	"github.com/cgt-tools/cgt/cli"
+)
+
+// Program is what the server needs from the binary it runs in.
+type Program struct {
+	// Version is reported to clients.
+	Version string
+	// NewRegistry builds cgt's registry (commands.NewRegistry).
+	NewRegistry NewRegistryFunc
+}
+
+// Builtin is the `mcp` built-in command of the cgt CLI.
+func Builtin(p Program) cli.Builtin {
+	return cli.Builtin{
+		Name:    "mcp",
+		Summary: "serve cgt's commands to AI agents over MCP on stdio (--root DIR lets them read ledger files)",
+		Run: func(f *cli.Factory, args []string) int {
+			return Main(context.Background(), p, args, f.Stdin, f.Stdout, f.Stderr)
+		},
+	}
+}
+
+// Exit codes of Main.
+const (
+	exitOK    = 0
+	exitError = 1
+	exitUsage = 2
+)
+
+const usageText = `Usage:
+  cgt mcp [--root DIR]...
+  cgt mcp --catalog FILE --exec PROGRAM [--allow LABEL]...
+
+Serves cgt's commands as MCP tools over stdio (newline-delimited JSON-RPC on stdin and
+stdout; logs on stderr), with the documentation as resources. Exits when stdin closes, on
+SIGTERM, SIGINT or SIGHUP, and when the process that started it exits.
+
+  --root DIR        let path arguments name ledger files inside DIR (repeatable); without
+                    it the server reads no files and ledgers are passed inline (cgt_content)
+  --catalog FILE    serve another program's Finance-CLI-style tools.json instead of cgt
+  --exec PROGRAM    with --catalog: run PROGRAM COMMAND key=value... --output json per call
+  --allow LABEL     with --catalog: also run commands with this side-effect label
+                    (only pure_calculation runs by default; repeatable)
+
+Example client configuration: claude mcp add cgt -- cgt mcp --root ~/tax
+`
+
+type flags struct {
+	roots, allow     []string
+	catalog, program string
+}
+
+// Main runs `cgt mcp ARGS` and returns the exit status: 0 after a clean end (stdin closed,
+// signal, parent gone), 1 when the server cannot start or fails, 2 for a usage error.
+func Main(ctx context.Context, p Program, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	fl, err := parseFlags(args, stderr)
+	if errors.Is(err, flag.ErrHelp) {
+		fmt.Fprint(stdout, usageText)
+		return exitOK
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "cgt mcp: %v\n\n%s", err, usageText)
+		return exitUsage
+	}
+	s, err := build(p, fl)
+	if err != nil {
+		fmt.Fprintln(stderr, "cgt mcp:", err)
+		return exitError
+	}
+	if err := Serve(ctx, s, stdin, stdout, stderr); err != nil {
+		fmt.Fprintln(stderr, "cgt mcp:", err)
+		return exitError
+	}
+	return exitOK
+}
+
+func parseFlags(args []string, stderr io.Writer) (flags, error) {
+	var fl flags
+	fs := flag.NewFlagSet("cgt mcp", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	fs.Func("root", "", func(v string) error { fl.roots = append(fl.roots, v); return nil })
+	fs.Func("allow", "", func(v string) error { fl.allow = append(fl.allow, v); return nil })
+	fs.StringVar(&fl.catalog, "catalog", "", "")
+	fs.StringVar(&fl.program, "exec", "", "")
+	if err := fs.Parse(args); err != nil {
+		return fl, err
+	}
+	if fs.NArg() > 0 {
+		return fl, fmt.Errorf("unexpected argument %q", fs.Arg(0))
+	}
+	return fl, checkModes(fl)
+}
+
+func checkModes(fl flags) error {
+	switch {
+	case fl.catalog == "" && (fl.program != "" || len(fl.allow) > 0):
+		return errors.New("--exec and --allow need --catalog FILE")
+	case fl.catalog != "" && fl.program == "":
+		return errors.New("--catalog needs --exec PROGRAM")
+	case fl.catalog != "" && len(fl.roots) > 0:
+		return errors.New("--root applies to cgt's own commands, not to a --catalog program")
+	}
+	for _, a := range fl.allow {
+		if strings.TrimSpace(a) == "" {
+			return errors.New("--allow needs a side-effect label, e.g. --allow network_read_only")
+		}
+	}
+	return nil
+}
+
+func build(p Program, fl flags) (*server.MCPServer, error) {
+	if fl.catalog == "" {
+		return New(p.NewRegistry, Options{Version: p.Version, Roots: fl.roots})
+	}
+	data, err := os.ReadFile(fl.catalog)
+	if err != nil {
+		return nil, fmt.Errorf("--catalog: %w", err)
+	}
+	return NewExternal(ExternalOptions{Catalog: data, Program: fl.program, Allow: fl.allow, Version: p.Version})
+}

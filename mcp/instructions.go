@@ -1,0 +1,28 @@
+package mcp
+
+import "strings"
+
+// instructions is what the client gives the model about this server before any tool is used.
+func instructions(roots *Roots) string {
+	var b strings.Builder
+	b.WriteString(`cgt computes UK Capital Gains Tax on shares and funds the way HMRC requires: each disposal is matched with same-day acquisitions, then acquisitions in the following 30 days ("bed and breakfast"), then the Section 104 pool at average cost; results are given per tax year with the Self Assessment (SA108) figures.
+
+Results: every tool returns the envelope {ok, data, error, warnings}. Check ok; cite the figures in data; always pass warnings on to the user. When ok is false, error.code says what kind of failure it is, error.message names the value (and error.context.line the ledger line), error.hint says how to fix the call and error.examples shows valid input: correct the call and try again.
+
+Conventions:
+- A tax year runs 6 April to 5 April and is named by the year it starts: year 2024 means 2024/25 (6 April 2024 to 5 April 2025).
+- All money in results is GBP (pounds sterling), as strings with exactly 2 decimals, e.g. "1234.50". Foreign-currency trades are converted at HMRC's monthly exchange rate for the trade's month (get the rate itself with the exchange-rate tool).
+- Ledgers are text, one transaction per line: DATE ACTION TICKER QUANTITY @ PRICE [CURRENCY] [FEES AMOUNT [CURRENCY]], e.g. "2024-04-01 BUY AAPL 100 @ 150.00 USD FEES 5.00 USD" or "2024-06-20 SELL AAPL 50 @ 170.25 USD". Dates are YYYY-MM-DD; amounts are plain decimals with a dot and no thousands separators or currency symbols; the currency is an ISO 4217 code written after the amount, and an amount without one is GBP. Other actions: DIVIDEND, ACCUMULATION, CAPRETURN, SPLIT, UNSPLIT. The resource cgt://docs/dsl-syntax has the full syntax; cgt://docs/tax-rules explains the rules applied.
+- Pass a ledger inline in cgt_content (the text, or a JSON array as text) or as a JSON array of transaction objects in transactions.
+`)
+	b.WriteString(fileAccessNote(roots))
+	return b.String()
+}
+
+func fileAccessNote(roots *Roots) string {
+	if len(roots.dirs) == 0 {
+		return "- This server reads no files: a path argument is refused (permission_denied). Pass the ledger in cgt_content instead.\n"
+	}
+	return "- A path argument may name ledger files inside " + strings.Join(roots.dirs, ", ") +
+		" (relative paths are taken from there); any other path is refused (permission_denied).\n"
+}
