@@ -12,8 +12,16 @@ import (
 // and the contract list them.
 func All() []registry.Command {
 	return []registry.Command{
-		// Exchange rates.
+		// Ledgers: reading and writing transactions.
+		TransactionsParse,
+		TransactionsToDSL,
+		// The calculation and its explanation.
+		ReportCalculate,
+		MatchingExplain,
+		HoldingsList,
+		// Reference data: exchange rates and tax years.
 		FXRate,
+		TaxYearInfo,
 	}
 }
 

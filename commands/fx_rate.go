@@ -49,5 +49,5 @@ func fxRate(_ context.Context, deps *registry.Deps, a FXRateArgs) (FXRateResult,
 	if err != nil {
 		return FXRateResult{}, nil, err
 	}
-	return FXRateResult{Currency: r.Currency, Period: r.Period, Rate: r.PerGBP.String(), Source: r.Source}, nil, nil
+	return FXRateResult{Currency: r.Currency, Period: r.Period, Rate: r.Text(), Source: r.Source}, nil, nil
 }

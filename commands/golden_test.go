@@ -1,0 +1,154 @@
+package commands
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"flag"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
+
+	"github.com/cgt-tools/cgt/envelope"
+	"github.com/cgt-tools/cgt/registry"
+)
+
+// goldenCase runs one command with JSON arguments and compares the whole envelope with
+// testdata/<command>/<case>.golden.json. UPDATE_GOLDEN=1 rewrites the files.
+type goldenCase struct {
+	command, name, args string
+	ok                  bool
+}
+
+var goldenCases = []goldenCase{
+	{"transactions.parse", "inline_usd_buy", `{"cgt_content":"2024-04-01 BUY aapl 100 @ 150.00 USD FEES 5.00 USD # first lot"}`, true},
+	{"transactions.parse", "bundled_ledger", `{"path":["../examples/portfolio.cgt"]}`, true},
+	{"transactions.parse", "missing_at_sign", `{"cgt_content":"2024-04-01 BUY AAPL 100 @ 150.00\n2024-06-20 SELL AAPL 50 180.00"}`, false},
+	{"transactions.parse", "two_inputs", `{"cgt_content":"2024-04-01 BUY AAPL 1 @ 1","path":["x.cgt"]}`, false},
+	{"transactions.parse", "overlapping_files", `{"path":["testdata/ledgers/part1.cgt","testdata/ledgers/part2.cgt"]}`, true},
+	{"transactions.to_dsl", "json_to_text", `{"transactions":[{"date":"2024-04-01","action":"buy","ticker":"aapl","quantity":"100","price":{"amount":"150.00","currency":"USD"},"fees":{"amount":"5.00","currency":"USD"}},{"date":"2024-06-20","action":"SELL","ticker":"AAPL","quantity":50,"price":"180"}]}`, true},
+	{"transactions.to_dsl", "object_money_without_currency", `{"transactions":[{"date":"2024-04-01","action":"buy","ticker":"aapl","quantity":"100","price":{"amount":"150.00"}}]}`, false},
+	{"report.calculate", "seed_usd_2024", `{"cgt_content":"2024-04-01 BUY AAPL 100 @ 150.00 USD FEES 5.00 USD\n2024-06-20 SELL AAPL 50 @ 180.00 USD","year":2024}`, true},
+	{"report.calculate", "year_without_disposals", `{"cgt_content":"2024-04-01 BUY AAPL 100 @ 150.00 USD FEES 5.00 USD","year":"2023/24"}`, true},
+	{"report.calculate", "bundled_ledger", `{"path":["../examples/portfolio.cgt"]}`, true},
+	{"report.calculate", "losses_brought_forward", `{"cgt_content":"2024-04-01 BUY X 100 @ 10\n2024-06-20 SELL X 100 @ 100","losses_brought_forward":"5000","year":2024}`, true},
+	{"report.calculate", "oversell", `{"cgt_content":"2024-04-01 BUY X 10 @ 10\n2024-06-20 SELL X 11 @ 12"}`, false},
+	{"report.calculate", "bad_year", `{"cgt_content":"2024-04-01 BUY X 10 @ 10","year":"2024/26"}`, false},
+	{"matching.explain", "section_104", `{"path":["../examples/portfolio.cgt"],"date":"2024-06-20","ticker":"aapl"}`, true},
+	{"matching.explain", "bed_and_breakfast", `{"path":["../examples/portfolio.cgt"],"disposal_date":"2023-03-10","ticker":"VOD.L"}`, true},
+	{"matching.explain", "same_day", `{"path":["../examples/portfolio.cgt"],"disposal_date":"2024-11-18","ticker":"LGEN"}`, true},
+	{"matching.explain", "not_found", `{"path":["../examples/portfolio.cgt"],"disposal_date":"2024-06-21","ticker":"AAPL"}`, false},
+	{"holdings.list", "end_of_ledger", `{"path":["../examples/portfolio.cgt"]}`, true},
+	{"holdings.list", "at_date", `{"path":["../examples/portfolio.cgt"],"date":"2021-01-01"}`, true},
+	{"fx.rate", "usd_2024_03", `{"currency":"usd","year":"2024","month":3}`, true},
+	{"fx.rate", "missing_month", `{"currency":"USD","year":2013,"month":1}`, false},
+	{"fx.rate", "unknown_currency", `{"currency":"XYZ","year":2024,"month":1}`, false},
+	{"taxyear.info", "split_year", `{"year":2024}`, true},
+	{"taxyear.info", "as_period", `{"year":"2010/11"}`, true},
+	{"taxyear.info", "before_scope", `{"year":2001}`, false},
+}
+
+var update = flag.Bool("update", os.Getenv("UPDATE_GOLDEN") == "1", "rewrite golden files")
+
+func testRegistry(t testing.TB) *registry.Registry {
+	t.Helper()
+	reg, err := NewRegistry(&registry.Deps{ReadFile: os.ReadFile})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return reg
+}
+
+func TestGoldenEnvelopes(t *testing.T) {
+	reg := testRegistry(t)
+	used := map[string]bool{}
+	for _, tc := range goldenCases {
+		path := filepath.Join("testdata", tc.command, tc.name+".golden.json")
+		used[filepath.ToSlash(path)] = true
+		t.Run(tc.command+"/"+tc.name, func(t *testing.T) {
+			res := reg.Execute(context.Background(), tc.command, json.RawMessage(tc.args))
+			if res.OK != tc.ok {
+				t.Fatalf("ok = %v, want %v: %s", res.OK, tc.ok, envelope.MarshalCompact(res))
+			}
+			got := envelope.MarshalIndent(res)
+			checkOutputSchema(t, reg, tc.command, got)
+			compareGolden(t, path, got)
+		})
+	}
+	checkOrphans(t, used)
+}
+
+func compareGolden(t *testing.T, path string, got []byte) {
+	t.Helper()
+	if *update {
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatalf("missing golden %s (run UPDATE_GOLDEN=1 go test ./commands)", path)
+		}
+		t.Skipf("missing golden %s (run UPDATE_GOLDEN=1 go test ./commands)", path)
+	}
+	if !bytes.Equal(got, want) {
+		t.Errorf("%s differs (run UPDATE_GOLDEN=1 go test ./commands to accept):\n%s", path, firstDiff(string(want), string(got)))
+	}
+}
+
+func firstDiff(want, got string) string {
+	w, g := strings.Split(want, "\n"), strings.Split(got, "\n")
+	for i := 0; i < len(w) && i < len(g); i++ {
+		if w[i] != g[i] {
+			return "line " + itoa(i+1) + ":\n  want " + w[i] + "\n  got  " + g[i]
+		}
+	}
+	return "lengths differ"
+}
+
+func itoa(i int) string { return strconv.Itoa(i) }
+
+// checkOrphans fails on golden files no case produces.
+func checkOrphans(t *testing.T, used map[string]bool) {
+	var orphans []string
+	_ = filepath.WalkDir("testdata", func(p string, d os.DirEntry, err error) error {
+		if err == nil && strings.HasSuffix(p, ".golden.json") && !used[filepath.ToSlash(p)] {
+			orphans = append(orphans, p)
+		}
+		return nil
+	})
+	sort.Strings(orphans)
+	if len(orphans) > 0 {
+		t.Errorf("orphan golden files (delete them): %v", orphans)
+	}
+}
+
+// checkOutputSchema validates an envelope against the command's published output schema.
+func checkOutputSchema(t *testing.T, reg *registry.Registry, name string, out []byte) {
+	t.Helper()
+	cmd, _ := reg.Lookup(name)
+	schema, _ := json.Marshal(registry.OutputSchema(cmd))
+	c := jsonschema.NewCompiler()
+	doc, _ := jsonschema.UnmarshalJSON(bytes.NewReader(schema))
+	if err := c.AddResource("out.json", doc); err != nil {
+		t.Fatal(err)
+	}
+	s, err := c.Compile("out.json")
+	if err != nil {
+		t.Fatalf("output schema of %s does not compile: %v", name, err)
+	}
+	inst, _ := jsonschema.UnmarshalJSON(bytes.NewReader(out))
+	if err := s.Validate(inst); err != nil {
+		t.Errorf("output of %s does not match its published schema: %v", name, err)
+	}
+}

@@ -1,0 +1,114 @@
+package commands
+
+import (
+	"encoding/json"
+	"errors"
+	"io"
+
+	"github.com/cgt-tools/cgt/cgt/dsl"
+	"github.com/cgt-tools/cgt/cgt/model"
+	"github.com/cgt-tools/cgt/envelope"
+	"github.com/cgt-tools/cgt/registry"
+)
+
+// ledgerExample is a small valid ledger used in hints.
+const ledgerExample = "2024-04-01 BUY AAPL 100 @ 150.00 USD FEES 5.00 USD\n2024-06-20 SELL AAPL 50 @ 180.00 USD"
+
+// ledgerInput is the three ways a ledger-reading command receives its ledger. Each command
+// declares the fields itself (so it can choose positionals) and passes them here.
+type ledgerInput struct {
+	content      string
+	transactions []map[string]any
+	paths        []string
+}
+
+// readLedger reads exactly one of the three inputs into transactions, with the warnings the
+// reader raised (overlapping files).
+func readLedger(deps *registry.Deps, in ledgerInput) ([]model.Transaction, []string, error) {
+	given := 0
+	for _, ok := range []bool{in.content != "", in.transactions != nil, len(in.paths) > 0} {
+		if ok {
+			given++
+		}
+	}
+	if given != 1 {
+		return nil, nil, envelope.New(envelope.UsageError,
+			"give exactly one of cgt_content (ledger text), transactions (a JSON array) or path (ledger files)",
+			"Pass the ledger inline as cgt_content, or name files with path.", `cgt_content="`+ledgerExample+`"`).
+			With("given", given)
+	}
+	switch {
+	case in.content != "":
+		txns, err := dsl.ParseAuto("", []byte(in.content))
+		return txns, nil, err
+	case in.transactions != nil:
+		return readTransactionArray(in.transactions)
+	}
+	inputs, err := readPaths(deps, in.paths)
+	if err != nil {
+		return nil, nil, err
+	}
+	return dsl.ReadAll(inputs)
+}
+
+func readTransactionArray(items []map[string]any) ([]model.Transaction, []string, error) {
+	raw := make([]json.RawMessage, len(items))
+	for i, it := range items {
+		b, err := json.Marshal(it)
+		if err != nil {
+			return nil, nil, err
+		}
+		raw[i] = b
+	}
+	txns, err := dsl.ParseJSONArray("", raw)
+	return txns, nil, err
+}
+
+func readPaths(deps *registry.Deps, paths []string) ([]dsl.Input, error) {
+	inputs := make([]dsl.Input, 0, len(paths))
+	for _, p := range paths {
+		b, err := readPath(deps, p)
+		if err != nil {
+			return nil, err
+		}
+		name := p
+		if p == "-" {
+			name = "stdin"
+		}
+		inputs = append(inputs, dsl.Input{File: name, Content: b})
+	}
+	return inputs, nil
+}
+
+func readPath(deps *registry.Deps, p string) ([]byte, error) {
+	if p == "-" {
+		if deps.Stdin == nil {
+			return nil, envelope.New(envelope.UsageError, "path - (standard input) is not available here", "Pass the ledger as cgt_content.")
+		}
+		return io.ReadAll(deps.Stdin)
+	}
+	if deps.ReadFile == nil {
+		return nil, envelope.New(envelope.PermissionDenied, "this front end cannot read files (path "+p+")",
+			"Pass the ledger text as cgt_content instead.").With("path", p)
+	}
+	b, err := deps.ReadFile(p)
+	if err != nil {
+		var ee *envelope.Error
+		if errors.As(err, &ee) {
+			return nil, ee
+		}
+		return nil, envelope.New(envelope.IOError, "cannot read ledger "+p+": "+unwrapPathError(err),
+			"Check the path; relative paths are relative to the working directory.").With("path", p)
+	}
+	return b, nil
+}
+
+func unwrapPathError(err error) string {
+	for {
+		u := errors.Unwrap(err)
+		if u == nil {
+			return err.Error()
+		}
+		err = u
+	}
+}

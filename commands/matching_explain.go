@@ -1,0 +1,134 @@
+package commands
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/cgt-tools/cgt/cgt/engine"
+	"github.com/cgt-tools/cgt/cgt/model"
+	"github.com/cgt-tools/cgt/envelope"
+	"github.com/cgt-tools/cgt/registry"
+)
+
+// MatchingExplainArgs are the arguments of matching.explain.
+type MatchingExplainArgs struct {
+	Path         []string         `json:"path,omitempty" jsonschema_description:"Ledger files to read (several are combined; - is standard input in the CLI). Give exactly one of path, cgt_content, transactions." cgt:"pos=0,alias=file,alias=files"`
+	CGTContent   string           `json:"cgt_content,omitempty" jsonschema_description:"Ledger text in cgt's line format, or a JSON array of transactions as text." cgt:"alias=content"`
+	Transactions []map[string]any `json:"transactions,omitempty" jsonschema_description:"Transactions as JSON objects {date, action, ticker, quantity, price, fees, total, tax, ratio}; money as a GBP string or {amount, currency}."`
+	DisposalDate string           `json:"disposal_date" jsonschema:"required,format=date" jsonschema_description:"Date of the disposal, YYYY-MM-DD." cgt:"alias=date"`
+	Ticker       string           `json:"ticker" jsonschema:"required,minLength=1" jsonschema_description:"Ticker of the disposal (case-insensitive)." cgt:"alias=symbol"`
+}
+
+// MatchingExplainResult explains one disposal.
+type MatchingExplainResult struct {
+	Period      string          `json:"period" jsonschema_description:"Tax year of the disposal, YYYY/YY."`
+	Disposal    engine.Disposal `json:"disposal" jsonschema_description:"The disposal with its match legs, each with the rule, statutory reference, quantities, cost arithmetic and (for pool legs) the pool before and after."`
+	Explanation []string        `json:"explanation" jsonschema_description:"The identification as readable steps, rule by rule, ending with the gain."`
+}
+
+// MatchingExplain shows how a disposal was matched.
+var MatchingExplain = registry.NewCommand(registry.Meta{
+	Name:        "matching.explain",
+	MCPName:     "explain_matching",
+	Summary:     "How one disposal was matched, with the arithmetic",
+	Description: "Explains how the disposal of a ticker on a date was identified with acquisitions: each rule applied in HMRC's order (same day, 30 days, Section 104 pool), the acquisitions matched with their dates and quantities, the cost-basis arithmetic as numbers and as readable steps, the pool before and after with the average cost for pool legs, and the gain. When there is no such disposal the error (not_found) lists the disposals that exist.",
+	Usage:       "cgt matching.explain FILE... date=YYYY-MM-DD ticker=TICKER",
+	Examples: []registry.Example{
+		{Description: "A Section 104 pool disposal in the bundled ledger", Args: []string{"examples/portfolio.cgt", "date=2024-06-20", "ticker=AAPL"}},
+		{Description: "A 30-day (bed and breakfast) match", Args: []string{"examples/portfolio.cgt", "date=2023-03-10", "ticker=VOD.L"}},
+	},
+	SideEffects:    registry.LocalFileRead,
+	RateLimitNotes: "None.",
+	CitationFields: []string{"period", "disposal.source", "disposal.matches[].reference", "disposal.matches[].sources"},
+	Agent: registry.Agent{
+		UseWhen:   []string{"The user asks why a gain is what it is, which purchase a sale was matched with, or how the 30-day rule applied."},
+		AvoidWhen: []string{"The user wants year totals: report.calculate."},
+		NextSteps: []string{"report.calculate", "holdings.list", "fx.rate"},
+	},
+}, matchingExplain)
+
+func matchingExplain(_ context.Context, deps *registry.Deps, a MatchingExplainArgs) (MatchingExplainResult, []string, error) {
+	date, err := model.ParseDate(a.DisposalDate)
+	if err != nil {
+		return MatchingExplainResult{}, nil, envelope.New(envelope.InvalidArgument, "disposal_date: "+err.Error(),
+			"Give the date as YYYY-MM-DD.", "date=2024-06-20").With("value", a.DisposalDate)
+	}
+	txns, warnings, err := readLedger(deps, ledgerInput{a.CGTContent, a.Transactions, a.Path})
+	if err != nil {
+		return MatchingExplainResult{}, warnings, err
+	}
+	rep, err := engine.Calculate(txns, engine.Options{Rates: deps.Rates})
+	if err != nil {
+		return MatchingExplainResult{}, warnings, err
+	}
+	ticker := strings.ToUpper(strings.TrimSpace(a.Ticker))
+	for _, ty := range rep.TaxYears {
+		for _, d := range ty.Disposals {
+			if d.Date == date && d.Ticker == ticker {
+				return explain(ty.Period, d), warnings, nil
+			}
+		}
+	}
+	return MatchingExplainResult{}, warnings, disposalNotFound(rep, date, ticker)
+}
+
+func explain(period string, d engine.Disposal) MatchingExplainResult {
+	lines := []string{fmt.Sprintf("Disposal of %s %s on %s (tax year %s): proceeds £%s, sale fees £%s.",
+		d.Quantity.String(), d.Ticker, d.Date, period, d.Proceeds, d.SaleFees)}
+	for i := range d.Matches {
+		m := &d.Matches[i]
+		m.Steps = m.Explain()
+		lines = append(lines, fmt.Sprintf("%d. %s (%s): %s shares, cost £%s, gain £%s.", i+1, ruleName(m.Rule), m.Reference, m.Quantity.String(), m.Cost, m.Gain))
+		for _, s := range m.Steps {
+			lines = append(lines, "   "+s)
+		}
+	}
+	lines = append(lines, fmt.Sprintf("Allowable cost £%s (identified cost £%s + sale fees £%s); gain £%s.", d.AllowableCost, d.IdentifiedCost, d.SaleFees, d.Gain))
+	return MatchingExplainResult{Period: period, Disposal: d, Explanation: lines}
+}
+
+func ruleName(rule string) string {
+	switch rule {
+	case engine.RuleSameDay:
+		return "Same-day rule"
+	case engine.RuleBedAndBreakfast:
+		return "30-day (bed and breakfast) rule"
+	case engine.RuleSection104:
+		return "Section 104 pool"
+	}
+	return rule
+}
+
+// disposalNotFound lists the ticker's disposals, or every ticker with disposals.
+func disposalNotFound(rep *engine.Report, date model.Date, ticker string) error {
+	var same, tickers []string
+	seen := map[string]bool{}
+	for _, ty := range rep.TaxYears {
+		for _, d := range ty.Disposals {
+			if d.Ticker == ticker {
+				same = append(same, d.Date.String())
+			}
+			if !seen[d.Ticker] {
+				seen[d.Ticker] = true
+				tickers = append(tickers, d.Ticker)
+			}
+		}
+	}
+	e := envelope.New(envelope.NotFound, fmt.Sprintf("no disposal of %s on %s in the ledger", ticker, date),
+		"Pick one of the disposals listed in context.")
+	if len(same) > 0 {
+		e.Hint = fmt.Sprintf("%s has disposals on %s.", ticker, strings.Join(same, ", "))
+		e.Examples = []string{"date=" + same[0] + " ticker=" + ticker}
+		return e.With("disposals", same).With("ticker", ticker)
+	}
+	e.Hint = "No disposals of " + ticker + "; tickers with disposals: " + strings.Join(tickers, ", ") + "."
+	return e.With("tickers_with_disposals", nonNilStrings(tickers)).With("ticker", ticker)
+}
+
+func nonNilStrings(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
+}

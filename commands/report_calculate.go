@@ -1,0 +1,123 @@
+package commands
+
+import (
+	"context"
+
+	"github.com/shopspring/decimal"
+
+	"github.com/cgt-tools/cgt/cgt/engine"
+	"github.com/cgt-tools/cgt/cgt/model"
+	"github.com/cgt-tools/cgt/cgt/taxyear"
+	"github.com/cgt-tools/cgt/envelope"
+	"github.com/cgt-tools/cgt/registry"
+)
+
+// ReportCalculateArgs are the arguments of report.calculate.
+type ReportCalculateArgs struct {
+	Path                 []string         `json:"path,omitempty" jsonschema_description:"Ledger files to read (several are combined; - is standard input in the CLI). Give exactly one of path, cgt_content, transactions." cgt:"pos=0,alias=file,alias=files"`
+	CGTContent           string           `json:"cgt_content,omitempty" jsonschema_description:"Ledger text in cgt's line format, or a JSON array of transactions as text." cgt:"alias=content"`
+	Transactions         []map[string]any `json:"transactions,omitempty" jsonschema_description:"Transactions as JSON objects {date, action, ticker, quantity, price, fees, total, tax, ratio}; money as a GBP string or {amount, currency}."`
+	Year                 any              `json:"year,omitempty" jsonschema:"oneof_type=integer;string" jsonschema_description:"Only this tax year: its start year (2024 means 2024/25) or \"2024/25\". A year without disposals gives zero totals. Omit for every year." cgt:"alias=tax_year"`
+	LossesBroughtForward string           `json:"losses_brought_forward,omitempty" jsonschema:"pattern=^[0-9]+(\\.[0-9]+)?$" jsonschema_description:"Allowable losses (GBP) brought forward from before the ledger's first tax year, e.g. 1250.00." cgt:"alias=losses"`
+}
+
+// ReportCalculate is the full capital gains report.
+var ReportCalculate = registry.NewCommand(registry.Meta{
+	Name:        "report.calculate",
+	MCPName:     "calculate_report",
+	Summary:     "Capital gains report: tax years, disposals, matches, pools, holdings",
+	Description: "Calculates UK Capital Gains Tax on a ledger of share and fund transactions. Each disposal is identified with acquisitions by HMRC's rules — same day (TCGA92/S105(1)(b)), the following 30 days (TCGA92/S106A(5)), then the Section 104 pool (TCGA92/S104) — foreign amounts are converted at HMRC's monthly rates, and the figures are totalled per tax year: SA108 figures, gains, losses, net gain, annual exempt amount, losses used and carried forward, taxable gain, the split of 2024/25 at 30 October 2024, and dividend income. Every disposal carries its match legs with the cost arithmetic and its ledger line. All money is GBP, as strings with two decimals.",
+	Usage:       "cgt report.calculate FILE... [year=2024] [losses_brought_forward=AMOUNT]",
+	Examples: []registry.Example{
+		{Description: "Every tax year of the bundled example ledger", Args: []string{"examples/portfolio.cgt"}},
+		{Description: "One tax year, as dense records", Args: []string{"examples/portfolio.cgt", "year=2024", "--output", "compact"}},
+		{Description: "An inline ledger in US dollars", Args: []string{"cgt_content=2024-04-01 BUY AAPL 100 @ 150.00 USD FEES 5.00 USD\n2024-06-20 SELL AAPL 50 @ 180.00 USD", "year=2024"}},
+	},
+	SideEffects:    registry.LocalFileRead,
+	RateLimitNotes: "None: computed locally from the ledger and bundled HMRC rates.",
+	CitationFields: []string{"tax_years[].period", "tax_years[].disposals[].source", "tax_years[].disposals[].matches[].reference", "tax_years[].disposals[].original[].price.rate_period"},
+	Agent: registry.Agent{
+		UseWhen:   []string{"The user asks for their capital gains, the SA108 figures, what tax year a sale falls in, or how much of the annual exempt amount is used."},
+		AvoidWhen: []string{"The question is about one disposal's matching: matching.explain is shorter.", "Only holdings are wanted: holdings.list."},
+		NextSteps: []string{"matching.explain", "holdings.list", "taxyear.info"},
+	},
+}, reportCalculate)
+
+func reportCalculate(_ context.Context, deps *registry.Deps, a ReportCalculateArgs) (*engine.Report, []string, error) {
+	year, hasYear, err := parseYear(a.Year)
+	if err != nil {
+		return nil, nil, err
+	}
+	lbf, err := parseLosses(a.LossesBroughtForward)
+	if err != nil {
+		return nil, nil, err
+	}
+	txns, warnings, err := readLedger(deps, ledgerInput{a.CGTContent, a.Transactions, a.Path})
+	if err != nil {
+		return nil, warnings, err
+	}
+	rep, err := engine.Calculate(txns, engine.Options{Rates: deps.Rates, LossesBroughtForward: lbf})
+	if err != nil {
+		return nil, warnings, err
+	}
+	if hasYear {
+		rep.TaxYears = []engine.TaxYear{yearOrEmpty(rep, year)}
+		warnings = append(warnings, projectedWarning(year)...)
+	}
+	return rep, warnings, nil
+}
+
+func parseLosses(s string) (decimal.Decimal, error) {
+	if s == "" {
+		return decimal.Zero, nil
+	}
+	d, err := decimal.NewFromString(s)
+	if err != nil || d.IsNegative() {
+		return decimal.Zero, envelope.New(envelope.InvalidArgument, "losses_brought_forward "+s+" is not a positive GBP amount",
+			"Give the losses as a plain positive number of pounds.", "losses_brought_forward=1250.00").With("value", s)
+	}
+	return d, nil
+}
+
+// yearOrEmpty returns the report's entry for a tax year, or that year with zero totals.
+func yearOrEmpty(rep *engine.Report, y taxyear.Year) engine.TaxYear {
+	for _, ty := range rep.TaxYears {
+		if ty.Period == y.Period() {
+			return ty
+		}
+	}
+	zero := model.NewMoney(decimal.Zero)
+	carried := carriedInto(rep, y)
+	ty := engine.TaxYear{Period: y.Period(), StartDate: y.StartDate(), EndDate: y.EndDate(),
+		Proceeds: zero, AllowableCosts: zero, Gains: zero, Losses: zero, NetGain: zero,
+		AnnualExemptAmount: model.NewMoney(y.AnnualExemptAmount()), LossesBroughtForward: carried,
+		LossesUsed: zero, LossesCarriedForward: carried, TaxableGain: zero,
+		SA108:     engine.SA108{DisposalProceeds: zero, AllowableCosts: zero, GainsBeforeLosses: zero, LossesInYear: zero},
+		Dividends: engine.Dividends{Income: zero, TaxPaid: zero, Accumulations: zero},
+		Disposals: []engine.Disposal{}}
+	for _, p := range y.RatePeriods() {
+		ty.RatePeriods = append(ty.RatePeriods, engine.RatePeriodResult{From: p.From, To: p.To,
+			Basic: model.NewDecimal(p.Basic), Higher: model.NewDecimal(p.Higher), Reference: p.Reference,
+			Proceeds: zero, Gains: zero, Losses: zero, NetGain: zero})
+	}
+	return ty
+}
+
+// carriedInto is the losses available at the start of a year the report has no entry for:
+// what the last earlier year carried forward, or the losses brought into the ledger.
+func carriedInto(rep *engine.Report, y taxyear.Year) model.Money {
+	carried := rep.LossesBroughtForward
+	for _, ty := range rep.TaxYears {
+		if ty.StartDate < y.StartDate() {
+			carried = ty.LossesCarriedForward
+		}
+	}
+	return carried
+}
+
+func projectedWarning(y taxyear.Year) []string {
+	if !y.Projected() {
+		return nil
+	}
+	return y.Notes()
+}

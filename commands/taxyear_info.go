@@ -1,0 +1,77 @@
+package commands
+
+import (
+	"context"
+
+	"github.com/cgt-tools/cgt/cgt/model"
+	"github.com/cgt-tools/cgt/registry"
+)
+
+// TaxYearInfoArgs are the arguments of taxyear.info.
+type TaxYearInfoArgs struct {
+	Year any `json:"year" jsonschema:"required,oneof_type=integer;string" jsonschema_description:"The tax year: its start year (2024 means 2024/25) or \"2024/25\"." cgt:"pos=0,alias=tax_year"`
+}
+
+// TaxYearInfoResult describes a tax year.
+type TaxYearInfoResult struct {
+	_                     struct{}       `record:"kind=tax_year"`
+	Period                string         `json:"period" record:"period" jsonschema_description:"The tax year, YYYY/YY."`
+	StartDate             model.Date     `json:"start_date" jsonschema_description:"First day (6 April)."`
+	EndDate               model.Date     `json:"end_date" jsonschema_description:"Last day (5 April)."`
+	AnnualExemptAmount    model.Money    `json:"annual_exempt_amount" jsonschema_description:"Annual exempt amount for an individual (GBP)."`
+	AnnualExemptReference string         `json:"annual_exempt_reference" jsonschema_description:"Where the annual exempt amount is set."`
+	RatePeriods           []yearRatePart `json:"rate_periods" record:"rows=rate_period" jsonschema_description:"The parts of the year with one pair of CGT rates on gains from shares; 2024/25 and 2010/11 have two."`
+	RateChangeDates       []model.Date   `json:"rate_change_dates" jsonschema_description:"Days inside the year on which the rates changed."`
+	Projected             bool           `json:"projected" jsonschema_description:"True when the year is after the last one whose figures are legislated; the latest known figures are shown."`
+	Notes                 []string       `json:"notes" jsonschema_description:"Anything to know about the year's figures."`
+}
+
+type yearRatePart struct {
+	From      model.Date    `json:"from" record:"timestamp" jsonschema_description:"First day the rates apply."`
+	To        model.Date    `json:"to" jsonschema_description:"Last day the rates apply."`
+	Basic     model.Decimal `json:"basic_rate" jsonschema_description:"Rate on gains within the basic rate band, as a fraction (0.18 = 18%)."`
+	Higher    model.Decimal `json:"higher_rate" jsonschema_description:"Rate on gains above the basic rate band, as a fraction."`
+	Reference string        `json:"reference" jsonschema_description:"Legislation setting the rates."`
+}
+
+// TaxYearInfo describes a UK tax year.
+var TaxYearInfo = registry.NewCommand(registry.Meta{
+	Name:        "taxyear.info",
+	MCPName:     "get_tax_year",
+	Summary:     "Dates, annual exempt amount and CGT rates of a tax year",
+	Description: "Gives a UK tax year's dates (6 April to 5 April), the annual exempt amount, and the Capital Gains Tax rates on gains from shares in force on each part of the year — 2024/25 changed from 10%/20% to 18%/24% on 30 October 2024, and 2010/11 from 18% to 18%/28% on 23 June 2010 — with the legislation behind each figure.",
+	Usage:       "cgt taxyear.info YEAR",
+	Examples: []registry.Example{
+		{Description: "The year with the mid-year rate change", Args: []string{"2024"}},
+		{Description: "Written as a tax year", Args: []string{"2023/24"}},
+	},
+	SideEffects:    registry.PureCalculation,
+	RateLimitNotes: "None.",
+	CitationFields: []string{"period", "annual_exempt_reference", "rate_periods[].reference"},
+	Agent: registry.Agent{
+		UseWhen:   []string{"The user asks about the annual exempt amount, CGT rates, or which dates a tax year covers."},
+		AvoidWhen: []string{"You need the user's own figures: report.calculate gives them with the year's allowance applied."},
+		NextSteps: []string{"report.calculate"},
+	},
+}, taxYearInfo)
+
+func taxYearInfo(_ context.Context, _ *registry.Deps, a TaxYearInfoArgs) (TaxYearInfoResult, []string, error) {
+	y, _, err := parseYear(a.Year)
+	if err != nil {
+		return TaxYearInfoResult{}, nil, err
+	}
+	r := TaxYearInfoResult{Period: y.Period(), StartDate: y.StartDate(), EndDate: y.EndDate(),
+		AnnualExemptAmount: model.NewMoney(y.AnnualExemptAmount()), AnnualExemptReference: y.AnnualExemptReference(),
+		RateChangeDates: []model.Date{}, Projected: y.Projected(), Notes: nonNilStrings(y.Notes())}
+	for i, p := range y.RatePeriods() {
+		r.RatePeriods = append(r.RatePeriods, yearRatePart{From: p.From, To: p.To, Basic: model.NewDecimal(p.Basic), Higher: model.NewDecimal(p.Higher), Reference: p.Reference})
+		if i > 0 {
+			r.RateChangeDates = append(r.RateChangeDates, p.From)
+		}
+	}
+	var warnings []string
+	if y.Projected() {
+		warnings = r.Notes
+	}
+	return r, warnings, nil
+}

@@ -1,0 +1,50 @@
+package commands
+
+import (
+	"context"
+
+	"github.com/cgt-tools/cgt/cgt/dsl"
+	"github.com/cgt-tools/cgt/registry"
+)
+
+// TransactionsParseArgs are the arguments of transactions.parse.
+type TransactionsParseArgs struct {
+	Path         []string         `json:"path,omitempty" jsonschema_description:"Ledger files to read (several are combined; - is standard input in the CLI). Give exactly one of path, cgt_content, transactions." cgt:"pos=0,alias=file,alias=files"`
+	CGTContent   string           `json:"cgt_content,omitempty" jsonschema_description:"Ledger text in cgt's line format, or a JSON array of transactions as text." cgt:"alias=content"`
+	Transactions []map[string]any `json:"transactions,omitempty" jsonschema_description:"Transactions as JSON objects {date, action, ticker, quantity, price, fees, total, tax, ratio}; money as a GBP string or {amount, currency}."`
+}
+
+// TransactionsParseResult is the normalized ledger.
+type TransactionsParseResult struct {
+	Count        int                   `json:"count" jsonschema_description:"Number of transactions read."`
+	Transactions []dsl.JSONTransaction `json:"transactions" record:"rows=transaction" jsonschema_description:"The transactions in input order, in the JSON transaction form."`
+}
+
+// TransactionsParse reads and normalizes a ledger.
+var TransactionsParse = registry.NewCommand(registry.Meta{
+	Name:        "transactions.parse",
+	MCPName:     "parse_transactions",
+	Summary:     "Read a ledger (text or JSON) into normalized transactions",
+	Description: "Reads a ledger in cgt's line format (or a JSON array of transactions) and returns every transaction in the normalized JSON form: upper-case ticker and action, exact decimal quantities, every amount with its currency, and the file and line it came from. Use it to check a ledger before calculating; errors name the line, the offending value and a valid example.",
+	Usage:       "cgt transactions.parse FILE... | cgt_content=TEXT | --json '{\"transactions\":[...]}'",
+	Examples: []registry.Example{
+		{Description: "Read the bundled example ledger", Args: []string{"examples/portfolio.cgt"}},
+		{Description: "Read one line given inline", Args: []string{"cgt_content=2024-04-01 BUY AAPL 100 @ 150.00 USD FEES 5.00 USD"}},
+	},
+	SideEffects:    registry.LocalFileRead,
+	RateLimitNotes: "None.",
+	CitationFields: []string{"transactions[].source"},
+	Agent: registry.Agent{
+		UseWhen:   []string{"Checking that a ledger reads as intended, or converting broker rows to the normalized form before calculating."},
+		AvoidWhen: []string{"You want gains or tax figures: use report.calculate, which parses too."},
+		NextSteps: []string{"report.calculate", "transactions.to_dsl"},
+	},
+}, transactionsParse)
+
+func transactionsParse(_ context.Context, deps *registry.Deps, a TransactionsParseArgs) (TransactionsParseResult, []string, error) {
+	txns, warnings, err := readLedger(deps, ledgerInput{a.CGTContent, a.Transactions, a.Path})
+	if err != nil {
+		return TransactionsParseResult{}, warnings, err
+	}
+	return TransactionsParseResult{Count: len(txns), Transactions: dsl.ToJSONAll(txns)}, warnings, nil
+}
