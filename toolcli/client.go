@@ -22,7 +22,8 @@ type Client struct {
 	URL string
 	// Token is sent as "Authorization: Bearer <token>".
 	Token string
-	// HTTP is the client used; nil uses a client with a short dial timeout.
+	// HTTP is the client used; nil uses a shared client that keeps
+	// connections alive.
 	HTTP *http.Client
 
 	nextID atomic.Int64
@@ -42,8 +43,11 @@ func NewClientFromEnv(env func(string) string) (*Client, error) {
 	return &Client{URL: fmt.Sprintf("http://127.0.0.1:%d/", port), Token: env(EnvToken)}, nil
 }
 
+// dialTimeout bounds connecting to the server, which is on this machine.
+const dialTimeout = 2 * time.Second
+
 var defaultHTTPClient = &http.Client{Transport: &http.Transport{
-	DialContext:         (&net.Dialer{Timeout: 2 * time.Second}).DialContext,
+	DialContext:         (&net.Dialer{Timeout: dialTimeout}).DialContext,
 	MaxIdleConnsPerHost: 4,
 	IdleConnTimeout:     30 * time.Second,
 }}

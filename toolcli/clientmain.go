@@ -7,6 +7,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net"
+	"net/http"
 	"strings"
 	"text/tabwriter"
 )
@@ -33,6 +35,12 @@ func RunClient(prog string, args []string, stdout, stderr io.Writer, env func(st
 	if err != nil {
 		return fail(stderr, err)
 	}
+	// One request per run: no connection is kept for a server that may be
+	// gone by the next run.
+	c.HTTP = &http.Client{Transport: &http.Transport{
+		DialContext:       (&net.Dialer{Timeout: dialTimeout}).DialContext,
+		DisableKeepAlives: true,
+	}}
 	inv.prog = prog
 	return inv.run(context.Background(), c, stdout, stderr)
 }

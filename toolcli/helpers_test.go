@@ -12,7 +12,6 @@ import (
 	"testing"
 	"time"
 
-	mcpclient "github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 )
@@ -101,8 +100,7 @@ func addTool(_ context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, e
 }
 
 func inProcessProvider() ProviderFactory {
-	s := newInProcessTestServer()
-	return InProcessProvider(func() (*mcpclient.Client, error) { return mcpclient.NewInProcessClient(s) })
+	return InProcessProvider(newInProcessTestServer())
 }
 
 // startServer listens with the given providers and shuts down at the end

@@ -22,18 +22,6 @@ import (
 // initializes and lists its tools.
 type ProviderFactory func(ctx context.Context) (mcpclient.MCPClient, error)
 
-// InProcessProvider serves an MCP client built by newClient, typically
-// mcpclient.NewInProcessClient over a server.MCPServer in this process.
-func InProcessProvider(newClient func() (*mcpclient.Client, error)) ProviderFactory {
-	return func(context.Context) (mcpclient.MCPClient, error) {
-		c, err := newClient()
-		if err != nil {
-			return nil, err
-		}
-		return c, nil
-	}
-}
-
 // startTimeout bounds starting, initializing and listing a server's tools.
 const startTimeout = 30 * time.Second
 

@@ -1,0 +1,159 @@
+package toolcli
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"net"
+	"net/http"
+	"runtime"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+)
+
+// newHTTPClient returns a client with its own connection pool, so a test
+// can close every connection it opened.
+func newHTTPClient(conns int) (*http.Client, *http.Transport) {
+	tr := &http.Transport{MaxIdleConnsPerHost: conns, MaxIdleConns: conns}
+	return &http.Client{Transport: tr}, tr
+}
+
+func TestLoadConcurrentCallTool(t *testing.T) {
+	if testing.Short() {
+		t.Skip("load test")
+	}
+	const clients, total = 64, 10_000
+	before := settledGoroutines(-1)
+	srv, err := Listen(Options{Providers: map[string]ProviderFactory{"calc": inProcessProvider()}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	httpClient, tr := newHTTPClient(clients)
+	var sent, failed atomic.Int64
+	var firstErr atomic.Value
+	var wg sync.WaitGroup
+	start := time.Now()
+	for range clients {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			c := &Client{URL: srv.URL(), Token: srv.Token(), HTTP: httpClient}
+			for sent.Add(1) <= total {
+				res, err := c.CallTool(context.Background(), "calc", "add", json.RawMessage(`{"a":1,"b":2}`))
+				if err == nil && string(res.StructuredContent) != `{"sum":3}` {
+					err = &RPCError{Message: "unexpected result " + string(res.StructuredContent)}
+				}
+				if err != nil {
+					failed.Add(1)
+					firstErr.CompareAndSwap(nil, err.Error())
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	elapsed := time.Since(start)
+	if n := failed.Load(); n > 0 {
+		t.Errorf("%d of %d calls failed; first: %v", n, total, firstErr.Load())
+	}
+	t.Logf("%d callTool requests from %d clients in %v (%.0f/s)", total, clients, elapsed, total/elapsed.Seconds())
+
+	tr.CloseIdleConnections()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if err := srv.Shutdown(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if after := settledGoroutines(before); after > before {
+		buf := make([]byte, 1<<20)
+		t.Errorf("goroutines: %d before, %d after\n%s", before, after, buf[:runtime.Stack(buf, true)])
+	}
+}
+
+// settledGoroutines waits up to five seconds for the goroutine count to
+// drop to target (or to stop changing, when target is negative).
+func settledGoroutines(target int) int {
+	n := runtime.NumGoroutine()
+	for range 100 {
+		time.Sleep(50 * time.Millisecond)
+		m := runtime.NumGoroutine()
+		if (target >= 0 && m <= target) || (target < 0 && m == n) {
+			return m
+		}
+		n = m
+	}
+	return n
+}
+
+// benchmarkRoundTrips posts body to url b.N times and decodes each answer,
+// the work a client does for one call.
+func benchmarkRoundTrips(b *testing.B, url, token string, body []byte) {
+	httpClient, tr := newHTTPClient(1)
+	defer tr.CloseIdleConnections()
+	b.ReportAllocs()
+	b.ResetTimer()
+	for b.Loop() {
+		req, _ := http.NewRequest(http.MethodPost, url, bytes.NewReader(body))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Authorization", "Bearer "+token)
+		resp, err := httpClient.Do(req)
+		if err != nil {
+			b.Fatal(err)
+		}
+		data, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		var out struct {
+			Result *CallToolResult `json:"result"`
+			Error  *RPCError       `json:"error"`
+		}
+		if err := json.Unmarshal(data, &out); err != nil || out.Error != nil || len(out.Result.Content) != 1 {
+			b.Fatalf("answer %s: %v", data, err)
+		}
+	}
+}
+
+var benchBody = []byte(`{"jsonrpc":"2.0","id":1,"method":"callTool","params":{"server":"calc","tool":"noop","arguments":{}}}`)
+
+// BenchmarkCallTool is one callTool round trip over HTTP to a trivial
+// in-process MCP tool.
+func BenchmarkCallTool(b *testing.B) {
+	srv := startServer(b, map[string]ProviderFactory{"calc": inProcessProvider()})
+	benchmarkRoundTrips(b, srv.URL(), srv.Token(), benchBody)
+}
+
+// BenchmarkPlainHTTPJSON is the floor for BenchmarkCallTool: a minimal
+// net/http handler decoding the same request and encoding the same answer.
+func BenchmarkPlainHTTPJSON(b *testing.B) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		b.Fatal(err)
+	}
+	hs := &http.Server{Handler: http.HandlerFunc(plainJSONHandler)}
+	go hs.Serve(ln)
+	defer hs.Close()
+	benchmarkRoundTrips(b, "http://"+ln.Addr().String()+"/", "token", benchBody)
+}
+
+func plainJSONHandler(w http.ResponseWriter, r *http.Request) {
+	var req struct {
+		JSONRPC string          `json:"jsonrpc"`
+		ID      json.RawMessage `json:"id"`
+		Method  string          `json:"method"`
+		Params  struct {
+			Server    string          `json:"server"`
+			Tool      string          `json:"tool"`
+			Arguments json.RawMessage `json:"arguments"`
+		} `json:"params"`
+	}
+	if err := json.NewDecoder(r.Body).Decode(&req); err != nil {
+		http.Error(w, err.Error(), http.StatusBadRequest)
+		return
+	}
+	w.Header().Set("Content-Type", "application/json")
+	json.NewEncoder(w).Encode(map[string]any{
+		"jsonrpc": "2.0", "id": req.ID,
+		"result": map[string]any{"content": []map[string]string{{"type": "text", "text": "ok"}}},
+	})
+}
