@@ -12,7 +12,7 @@
 //
 // The server knows nothing about the tools it serves: every server behind
 // it is an MCP client (a ProviderFactory), started on first use. cgt's own
-// commands are an in-process MCP server; other MCP servers are named in an
+// commands are an in-process MCP server (InProcessProvider); other MCP servers are named in an
 // mcpServers config file, the format Claude Desktop uses:
 //
 //	{"mcpServers": {"name": {"command": "prog", "args": ["..."], "env": {"K": "V"}}}}
@@ -61,5 +61,7 @@
 //
 // ServeMain is "cgt serve"; ClientMain is the tool-cli command (RunClient
 // the same under another name, such as "cgt tool"). Listen and Client are
-// the server and client for use in code.
+// the server and client for use in code. InProcessProvider serves an
+// mcp-go server.MCPServer of this process; StdioProvider and LoadMCPConfig
+// serve MCP programs.
 package toolcli
