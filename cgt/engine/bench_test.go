@@ -10,8 +10,8 @@ import (
 // reporting time and allocated bytes per transaction (linear growth keeps both flat).
 func BenchmarkCalculate(b *testing.B) {
 	for _, n := range []int{10_000, 100_000, 1_000_000} {
-		txns := generateLedger(genOptions{n: n, tickers: 1000, seed: 1})
 		b.Run(strconv.Itoa(n), func(b *testing.B) {
+			txns := generateLedger(genOptions{n: n, tickers: 1000, seed: 1})
 			var before, after runtime.MemStats
 			runtime.GC()
 			runtime.ReadMemStats(&before)

@@ -31,6 +31,7 @@ type day struct {
 	// splitNum/splitDen is the combined effect of the day's splits and consolidations: one
 	// share before becomes splitNum/splitDen shares after. Zero when the day has none.
 	splitNum, splitDen decimal.Decimal
+	buySrc             []SourceRef // ledger lines of the day's acquisitions, built when first matched
 }
 
 func (d *day) hasSplit() bool { return !d.splitNum.IsZero() }
@@ -91,7 +92,13 @@ func convertEntry(t *model.Transaction, e *entry, c *converter) error {
 
 // buildDays groups a ticker's entries by date and sums each day's trades.
 func buildDays(es []entry) []day {
-	var days []day
+	n := 0
+	for k := range es {
+		if k == 0 || es[k].t.Date != es[k-1].t.Date {
+			n++
+		}
+	}
+	days := make([]day, 0, n)
 	for k := 0; k < len(es); {
 		d := day{date: es[k].t.Date, lo: int32(k), buyLo: -1, sellLo: -1}
 		for ; k < len(es) && es[k].t.Date == d.date; k++ {

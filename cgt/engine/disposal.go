@@ -31,7 +31,7 @@ func (b *disposalBuilder) sameDay(q decimal.Decimal) {
 	cost := mulDiv(d.buyCost, q, d.buyQty)
 	date := d.date
 	m := Match{Rule: RuleSameDay, Reference: RefSameDay, AcquisitionDate: &date,
-		Sources: b.r.sources(d.buyLo, d.buyHi)}
+		Sources: b.r.buySources(d)}
 	m.recipe = &stepRecipe{acqDate: date, acqUsed: q, acqQty: d.buyQty, acqCost: d.buyCost}
 	b.legs = append(b.legs, leg{match: m, qty: q, cost: cost})
 }
@@ -42,7 +42,7 @@ func (b *disposalBuilder) bedAndBreakfast(a *day, take, used, num, den decimal.D
 	cost := mulDiv(a.buyCost, used, a.buyQty)
 	date := a.date
 	m := Match{Rule: RuleBedAndBreakfast, Reference: RefBedAndBreakfast, AcquisitionDate: &date,
-		Sources: b.r.sources(a.buyLo, a.buyHi)}
+		Sources: b.r.buySources(a)}
 	if !num.IsZero() {
 		u := model.NewDecimal(used)
 		m.AcquisitionQuantity = &u
@@ -68,7 +68,7 @@ func (b *disposalBuilder) section104(q decimal.Decimal) {
 	m := Match{Rule: RuleSection104, Reference: RefSection104, AverageCost: &avg,
 		PoolBefore: &PoolState{Quantity: model.NewDecimal(before.qty), Cost: model.NewMoney(before.cost)},
 		PoolAfter:  &PoolState{Quantity: model.NewDecimal(p.qty), Cost: model.NewMoney(p.cost)}}
-	m.recipe = &stepRecipe{poolQty: before.qty, poolCost: before.cost, poolAfterQty: p.qty, poolAfterCost: p.cost}
+	m.recipe = &stepRecipe{}
 	b.legs = append(b.legs, leg{match: m, qty: q, cost: cost})
 	b.r.record(b.r.entries[b.d.sellLo].t, EventSell, q.Neg(), cost.Neg())
 }
@@ -94,6 +94,7 @@ func (b *disposalBuilder) finish() Disposal {
 	}
 	var cost, proceedsLeft, feesLeft decimal.Decimal = decimal.Decimal{}, d.gross, d.fees
 	var mask uint8
+	sale := &saleFigures{qty: d.sellQty, gross: d.gross, fees: d.fees}
 	for k := range b.legs {
 		l := &b.legs[k]
 		proceeds, fees := proceedsLeft, feesLeft
@@ -106,7 +107,7 @@ func (b *disposalBuilder) finish() Disposal {
 		m.Quantity = model.NewDecimal(l.qty)
 		m.Proceeds, m.SaleFees, m.Cost = model.NewMoney(proceeds), model.NewMoney(fees), model.NewMoney(l.cost)
 		m.Gain = model.NewMoney(proceeds.Sub(fees).Sub(l.cost))
-		m.recipe.fill(m.Rule, l.qty, proceeds, fees, l.cost, d)
+		m.recipe.sale = sale
 		out.Matches[k] = m
 		cost = addNonZero(cost, l.cost)
 		mask |= ruleBit(m.Rule)
@@ -116,7 +117,17 @@ func (b *disposalBuilder) finish() Disposal {
 	out.AllowableCost = model.NewMoney(allowable)
 	out.Gain = model.NewMoney(d.gross.Sub(allowable))
 	out.Rules = rulesFor(mask)
+	out.rounded = roundedFigures{proceeds: out.Proceeds.Rounded(), cost: out.AllowableCost.Rounded(), gain: out.Gain.Rounded()}
 	return out
+}
+
+// buySources lists the ledger lines of a day's acquisitions, once per day: every match with
+// that day shares the (read-only) slice.
+func (r *tickerRun) buySources(d *day) []SourceRef {
+	if d.buySrc == nil {
+		d.buySrc = r.sources(d.buyLo, d.buyHi)
+	}
+	return d.buySrc
 }
 
 // sources lists the ledger lines of entries [lo, hi).

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"github.com/cgt-tools/cgt/cgt/model"
+	"github.com/shopspring/decimal"
 )
 
 // Match rule names, as they appear in Match.Rule and Disposal.Rules.
@@ -31,160 +32,168 @@ const (
 // Report is the whole result of a calculation: tax years with their disposals, the holdings
 // left at the end and the history of every Section 104 pool.
 type Report struct {
-	TaxYears []TaxYear     `json:"tax_years" jsonschema:"description=One entry per tax year with a disposal or a dividend, in date order"`
-	Holdings []Holding     `json:"holdings" jsonschema:"description=Section 104 pools still holding shares after the last transaction, by ticker"`
-	Pools    []PoolHistory `json:"pools" jsonschema:"description=History of each ticker's Section 104 pool, by ticker"`
+	TaxYears []TaxYear     `json:"tax_years" jsonschema_description:"One entry per tax year with a disposal or a dividend, in date order" record:"rows=tax_year"`
+	Holdings []Holding     `json:"holdings" jsonschema_description:"Section 104 pools still holding shares after the last transaction, by ticker" record:"rows=holding"`
+	Pools    []PoolHistory `json:"pools" jsonschema_description:"History of each ticker's Section 104 pool, by ticker" record:"rows=pool"`
 	// LossesBroughtForward echoes Options.LossesBroughtForward.
-	LossesBroughtForward model.Money `json:"losses_brought_forward" jsonschema:"description=Allowable losses brought forward from years before the first tax year of the ledger (GBP)"`
+	LossesBroughtForward model.Money `json:"losses_brought_forward" jsonschema_description:"Allowable losses brought forward from years before the first tax year of the ledger (GBP)"`
 	// LossesCarriedForward is what is left after the last tax year.
-	LossesCarriedForward model.Money `json:"losses_carried_forward" jsonschema:"description=Allowable losses left to carry forward after the last tax year of the report (GBP)"`
+	LossesCarriedForward model.Money `json:"losses_carried_forward" jsonschema_description:"Allowable losses left to carry forward after the last tax year of the report (GBP)"`
 }
 
 // TaxYear holds the figures of one UK tax year (6 April to 5 April).
 type TaxYear struct {
-	Period               string             `json:"period" jsonschema:"description=Tax year as YYYY/YY, e.g. 2024/25"`
-	StartDate            model.Date         `json:"start_date" jsonschema:"description=First day of the tax year (6 April)"`
-	EndDate              model.Date         `json:"end_date" jsonschema:"description=Last day of the tax year (5 April)"`
-	DisposalCount        int                `json:"disposal_count" jsonschema:"description=Number of disposals; each ticker's same-day disposals count once"`
-	Proceeds             model.Money        `json:"proceeds" jsonschema:"description=Sum of the disposals' rounded gross proceeds before sale fees (GBP)"`
-	AllowableCosts       model.Money        `json:"allowable_costs" jsonschema:"description=Sum of the disposals' rounded allowable costs: identified cost plus sale fees (GBP)"`
-	Gains                model.Money        `json:"gains" jsonschema:"description=Sum of the rounded gains of disposals whose gain is zero or more (GBP)"`
-	Losses               model.Money        `json:"losses" jsonschema:"description=Sum of the rounded losses of disposals with a loss, as a positive figure (GBP)"`
-	NetGain              model.Money        `json:"net_gain" jsonschema:"description=gains minus losses; negative for a net loss (GBP)"`
-	AnnualExemptAmount   model.Money        `json:"annual_exempt_amount" jsonschema:"description=Annual exempt amount of the tax year for an individual (GBP)"`
-	LossesBroughtForward model.Money        `json:"losses_brought_forward" jsonschema:"description=Allowable losses available from earlier years at the start of the year (GBP)"`
-	LossesUsed           model.Money        `json:"losses_used" jsonschema:"description=Brought-forward losses set against this year's net gain; they reduce it no lower than the annual exempt amount (GBP)"`
-	LossesCarriedForward model.Money        `json:"losses_carried_forward" jsonschema:"description=Losses left to carry to later years: brought forward minus used plus this year's net loss (GBP)"`
-	TaxableGain          model.Money        `json:"taxable_gain" jsonschema:"description=Net gain less losses used less the annual exempt amount, not below zero (GBP)"`
-	RatePeriods          []RatePeriodResult `json:"rate_periods" jsonschema:"description=The year's parts with one set of CGT rates, with the disposals falling in each part"`
-	SA108                SA108              `json:"sa108" jsonschema:"description=Figures for the listed shares and securities section of the SA108 capital gains pages"`
-	Dividends            Dividends          `json:"dividends" jsonschema:"description=Dividend income received in the year"`
-	Disposals            []Disposal         `json:"disposals" jsonschema:"description=The year's disposals in date order then ticker"`
+	Period               string             `json:"period" jsonschema_description:"Tax year as YYYY/YY, e.g. 2024/25" record:"period"`
+	StartDate            model.Date         `json:"start_date" jsonschema_description:"First day of the tax year (6 April)"`
+	EndDate              model.Date         `json:"end_date" jsonschema_description:"Last day of the tax year (5 April)"`
+	DisposalCount        int                `json:"disposal_count" jsonschema_description:"Number of disposals; each ticker's same-day disposals count once"`
+	Proceeds             model.Money        `json:"proceeds" jsonschema_description:"Sum of the disposals' rounded gross proceeds before sale fees (GBP)"`
+	AllowableCosts       model.Money        `json:"allowable_costs" jsonschema_description:"Sum of the disposals' rounded allowable costs: identified cost plus sale fees (GBP)"`
+	Gains                model.Money        `json:"gains" jsonschema_description:"Sum of the rounded gains of disposals whose gain is zero or more (GBP)"`
+	Losses               model.Money        `json:"losses" jsonschema_description:"Sum of the rounded losses of disposals with a loss, as a positive figure (GBP)"`
+	NetGain              model.Money        `json:"net_gain" jsonschema_description:"gains minus losses; negative for a net loss (GBP)"`
+	AnnualExemptAmount   model.Money        `json:"annual_exempt_amount" jsonschema_description:"Annual exempt amount of the tax year for an individual (GBP)"`
+	LossesBroughtForward model.Money        `json:"losses_brought_forward" jsonschema_description:"Allowable losses available from earlier years at the start of the year (GBP)"`
+	LossesUsed           model.Money        `json:"losses_used" jsonschema_description:"Brought-forward losses set against this year's net gain; they reduce it no lower than the annual exempt amount (GBP)"`
+	LossesCarriedForward model.Money        `json:"losses_carried_forward" jsonschema_description:"Losses left to carry to later years: brought forward minus used plus this year's net loss (GBP)"`
+	TaxableGain          model.Money        `json:"taxable_gain" jsonschema_description:"Net gain less losses used less the annual exempt amount, not below zero (GBP)"`
+	RatePeriods          []RatePeriodResult `json:"rate_periods" jsonschema_description:"The year's parts with one set of CGT rates, with the disposals falling in each part" record:"rows=rate_period"`
+	SA108                SA108              `json:"sa108" jsonschema_description:"Figures for the listed shares and securities section of the SA108 capital gains pages"`
+	Dividends            Dividends          `json:"dividends" jsonschema_description:"Dividend income received in the year"`
+	Disposals            []Disposal         `json:"disposals" jsonschema_description:"The year's disposals in date order then ticker" record:"rows=disposal"`
 }
 
 // RatePeriodResult is the part of a tax year over which one pair of CGT rates applied, with
 // the disposals made in it (2024/25 has two: before and from 30 October 2024).
 type RatePeriodResult struct {
-	From          model.Date    `json:"from" jsonschema:"description=First day of the part"`
-	To            model.Date    `json:"to" jsonschema:"description=Last day of the part"`
-	Basic         model.Decimal `json:"basic_rate" jsonschema:"description=CGT rate on gains within the basic rate band, as a fraction (0.18 = 18%)"`
-	Higher        model.Decimal `json:"higher_rate" jsonschema:"description=CGT rate on gains above the basic rate band, as a fraction"`
-	Reference     string        `json:"reference" jsonschema:"description=Legislation setting the rates"`
-	DisposalCount int           `json:"disposal_count" jsonschema:"description=Number of disposals in the part"`
-	Proceeds      model.Money   `json:"proceeds" jsonschema:"description=Sum of the rounded gross proceeds of the disposals in the part (GBP)"`
-	Gains         model.Money   `json:"gains" jsonschema:"description=Sum of the rounded gains of the part's disposals with a gain (GBP)"`
-	Losses        model.Money   `json:"losses" jsonschema:"description=Sum of the rounded losses of the part's disposals with a loss, positive (GBP)"`
-	NetGain       model.Money   `json:"net_gain" jsonschema:"description=gains minus losses of the part (GBP)"`
+	From          model.Date    `json:"from" jsonschema_description:"First day of the part" record:"timestamp"`
+	To            model.Date    `json:"to" jsonschema_description:"Last day of the part"`
+	Basic         model.Decimal `json:"basic_rate" jsonschema_description:"CGT rate on gains within the basic rate band, as a fraction (0.18 = 18%)"`
+	Higher        model.Decimal `json:"higher_rate" jsonschema_description:"CGT rate on gains above the basic rate band, as a fraction"`
+	Reference     string        `json:"reference" jsonschema_description:"Legislation setting the rates"`
+	DisposalCount int           `json:"disposal_count" jsonschema_description:"Number of disposals in the part"`
+	Proceeds      model.Money   `json:"proceeds" jsonschema_description:"Sum of the rounded gross proceeds of the disposals in the part (GBP)"`
+	Gains         model.Money   `json:"gains" jsonschema_description:"Sum of the rounded gains of the part's disposals with a gain (GBP)"`
+	Losses        model.Money   `json:"losses" jsonschema_description:"Sum of the rounded losses of the part's disposals with a loss, positive (GBP)"`
+	NetGain       model.Money   `json:"net_gain" jsonschema_description:"gains minus losses of the part (GBP)"`
 }
 
 // SA108 holds the figures the SA108 pages ask for about listed shares and securities.
 type SA108 struct {
-	NumberOfDisposals int         `json:"number_of_disposals" jsonschema:"description=Number of disposals"`
-	DisposalProceeds  model.Money `json:"disposal_proceeds" jsonschema:"description=Disposal proceeds (GBP)"`
-	AllowableCosts    model.Money `json:"allowable_costs" jsonschema:"description=Allowable costs, including the purchase price (GBP)"`
-	GainsBeforeLosses model.Money `json:"gains_before_losses" jsonschema:"description=Gains in the year, before losses (GBP)"`
-	LossesInYear      model.Money `json:"losses_in_year" jsonschema:"description=Losses in the year (GBP)"`
+	NumberOfDisposals int         `json:"number_of_disposals" jsonschema_description:"Number of disposals"`
+	DisposalProceeds  model.Money `json:"disposal_proceeds" jsonschema_description:"Disposal proceeds (GBP)"`
+	AllowableCosts    model.Money `json:"allowable_costs" jsonschema_description:"Allowable costs, including the purchase price (GBP)"`
+	GainsBeforeLosses model.Money `json:"gains_before_losses" jsonschema_description:"Gains in the year, before losses (GBP)"`
+	LossesInYear      model.Money `json:"losses_in_year" jsonschema_description:"Losses in the year (GBP)"`
 }
 
 // Dividends is the dividend income of a tax year, in GBP.
 type Dividends struct {
-	Count         int         `json:"count" jsonschema:"description=Number of DIVIDEND rows in the year"`
-	Income        model.Money `json:"income" jsonschema:"description=Cash dividends received (GBP)"`
-	TaxPaid       model.Money `json:"tax_paid" jsonschema:"description=Tax withheld on the cash dividends (GBP)"`
-	Accumulations model.Money `json:"accumulations" jsonschema:"description=Notional distributions from ACCUMULATION rows: income for tax and added to the cost of the holding (GBP)"`
+	Count         int         `json:"count" jsonschema_description:"Number of DIVIDEND rows in the year"`
+	Income        model.Money `json:"income" jsonschema_description:"Cash dividends received (GBP)"`
+	TaxPaid       model.Money `json:"tax_paid" jsonschema_description:"Tax withheld on the cash dividends (GBP)"`
+	Accumulations model.Money `json:"accumulations" jsonschema_description:"Notional distributions from ACCUMULATION rows: income for tax and added to the cost of the holding (GBP)"`
 }
 
 // Disposal is one disposal of a ticker on one date (all same-day disposals merged), with how
 // it was identified against acquisitions.
 type Disposal struct {
-	Date           model.Date    `json:"date" jsonschema:"description=Date of disposal"`
-	Ticker         string        `json:"ticker" jsonschema:"description=Ticker, upper-case"`
-	Quantity       model.Decimal `json:"quantity" jsonschema:"description=Number of shares disposed of on the date"`
-	Proceeds       model.Money   `json:"proceeds" jsonschema:"description=Gross proceeds, quantity times price, before sale fees (GBP)"`
-	SaleFees       model.Money   `json:"sale_fees" jsonschema:"description=Incidental costs of the disposal (GBP)"`
-	IdentifiedCost model.Money   `json:"identified_cost" jsonschema:"description=Cost of the shares identified with the disposal, without sale fees (GBP)"`
-	AllowableCost  model.Money   `json:"allowable_cost" jsonschema:"description=Allowable cost: identified cost plus sale fees (GBP)"`
-	Gain           model.Money   `json:"gain" jsonschema:"description=Proceeds minus allowable cost; negative for a loss (GBP)"`
-	Rules          []string      `json:"rules" jsonschema:"description=Identification rules used in the order applied: same_day, bed_and_breakfast, section_104"`
-	Source         SourceRef     `json:"source" jsonschema:"description=First ledger line of the disposal"`
-	Sources        []SourceRef   `json:"sources" jsonschema:"description=Every ledger line merged into the disposal"`
-	Original       []TradeLine   `json:"original,omitempty" jsonschema:"description=The ledger lines in their original currency, present when any was not GBP"`
-	Matches        []Match       `json:"matches" jsonschema:"description=How the disposal was identified, one entry per rule (and per acquisition date for the 30-day rule)"`
+	Date           model.Date    `json:"date" jsonschema_description:"Date of disposal" record:"timestamp"`
+	Ticker         string        `json:"ticker" jsonschema_description:"Ticker, upper-case" record:"entity"`
+	Quantity       model.Decimal `json:"quantity" jsonschema_description:"Number of shares disposed of on the date"`
+	Proceeds       model.Money   `json:"proceeds" jsonschema_description:"Gross proceeds, quantity times price, before sale fees (GBP)"`
+	SaleFees       model.Money   `json:"sale_fees" jsonschema_description:"Incidental costs of the disposal (GBP)"`
+	IdentifiedCost model.Money   `json:"identified_cost" jsonschema_description:"Cost of the shares identified with the disposal, without sale fees (GBP)"`
+	AllowableCost  model.Money   `json:"allowable_cost" jsonschema_description:"Allowable cost: identified cost plus sale fees (GBP)"`
+	Gain           model.Money   `json:"gain" jsonschema_description:"Proceeds minus allowable cost; negative for a loss (GBP)"`
+	Rules          []string      `json:"rules" jsonschema_description:"Identification rules used in the order applied: same_day, bed_and_breakfast, section_104"`
+	Source         SourceRef     `json:"source" jsonschema_description:"First ledger line of the disposal" record:"source"`
+	Sources        []SourceRef   `json:"sources" jsonschema_description:"Every ledger line merged into the disposal" record:"-"`
+	Original       []TradeLine   `json:"original,omitempty" jsonschema_description:"The ledger lines in their original currency, present when any was not GBP" record:"-"`
+	Matches        []Match       `json:"matches" jsonschema_description:"How the disposal was identified, one entry per rule (and per acquisition date for the 30-day rule)" record:"rows=match"`
+
+	rounded roundedFigures // the reported figures at 2 dp, for the year totals
+}
+
+// roundedFigures are a disposal's proceeds, allowable cost and gain rounded to pence,
+// computed once (in parallel with the identification) rather than at every total.
+type roundedFigures struct {
+	proceeds, cost, gain decimal.Decimal
 }
 
 // Match is one leg of a disposal's identification: the shares matched under one rule (and,
 // for the 30-day rule, with one acquisition date).
 type Match struct {
-	Rule                string         `json:"rule" jsonschema:"description=same_day, bed_and_breakfast or section_104"`
-	Reference           string         `json:"reference" jsonschema:"description=Statutory reference of the rule, e.g. TCGA92/S104"`
-	Quantity            model.Decimal  `json:"quantity" jsonschema:"description=Shares of the disposal matched by this leg"`
-	AcquisitionDate     *model.Date    `json:"acquisition_date,omitempty" jsonschema:"description=Date of the matched acquisition (same_day and bed_and_breakfast)"`
-	AcquisitionQuantity *model.Decimal `json:"acquisition_quantity,omitempty" jsonschema:"description=Shares of the acquisition used, in its own units; differs from quantity when a split or consolidation fell in between"`
-	Proceeds            model.Money    `json:"proceeds" jsonschema:"description=Share of the gross proceeds (GBP)"`
-	SaleFees            model.Money    `json:"sale_fees" jsonschema:"description=Share of the sale fees (GBP)"`
-	Cost                model.Money    `json:"cost" jsonschema:"description=Identified cost of the matched shares, without sale fees (GBP)"`
-	Gain                model.Money    `json:"gain" jsonschema:"description=proceeds minus sale fees minus cost (GBP)"`
-	PoolBefore          *PoolState     `json:"pool_before,omitempty" jsonschema:"description=Section 104 pool before the disposal (section_104 legs)"`
-	PoolAfter           *PoolState     `json:"pool_after,omitempty" jsonschema:"description=Section 104 pool after the disposal (section_104 legs)"`
-	AverageCost         *model.Decimal `json:"average_cost,omitempty" jsonschema:"description=Pool cost per share before the disposal, 6 decimal places (section_104 legs)"`
-	Steps               []string       `json:"steps" jsonschema:"description=The cost arithmetic as readable lines"`
-	Sources             []SourceRef    `json:"sources,omitempty" jsonschema:"description=Ledger lines of the matched acquisitions (same_day and bed_and_breakfast)"`
+	Rule                string         `json:"rule" jsonschema_description:"same_day, bed_and_breakfast or section_104"`
+	Reference           string         `json:"reference" jsonschema_description:"Statutory reference of the rule, e.g. TCGA92/S104"`
+	Quantity            model.Decimal  `json:"quantity" jsonschema_description:"Shares of the disposal matched by this leg"`
+	AcquisitionDate     *model.Date    `json:"acquisition_date,omitempty" jsonschema_description:"Date of the matched acquisition (same_day and bed_and_breakfast)"`
+	AcquisitionQuantity *model.Decimal `json:"acquisition_quantity,omitempty" jsonschema_description:"Shares of the acquisition used, in its own units; differs from quantity when a split or consolidation fell in between"`
+	Proceeds            model.Money    `json:"proceeds" jsonschema_description:"Share of the gross proceeds (GBP)"`
+	SaleFees            model.Money    `json:"sale_fees" jsonschema_description:"Share of the sale fees (GBP)"`
+	Cost                model.Money    `json:"cost" jsonschema_description:"Identified cost of the matched shares, without sale fees (GBP)"`
+	Gain                model.Money    `json:"gain" jsonschema_description:"proceeds minus sale fees minus cost (GBP)"`
+	PoolBefore          *PoolState     `json:"pool_before,omitempty" jsonschema_description:"Section 104 pool before the disposal (section_104 legs)"`
+	PoolAfter           *PoolState     `json:"pool_after,omitempty" jsonschema_description:"Section 104 pool after the disposal (section_104 legs)"`
+	AverageCost         *model.Decimal `json:"average_cost,omitempty" jsonschema_description:"Pool cost per share before the disposal, 6 decimal places (section_104 legs)"`
+	Steps               []string       `json:"steps" jsonschema_description:"The cost arithmetic as readable lines"`
+	Sources             []SourceRef    `json:"sources,omitempty" jsonschema_description:"Ledger lines of the matched acquisitions (same_day and bed_and_breakfast)"`
 
 	recipe *stepRecipe // inputs of Steps, expanded on demand (see Explain)
 }
 
 // PoolState is a Section 104 pool at one moment.
 type PoolState struct {
-	Quantity model.Decimal `json:"quantity" jsonschema:"description=Shares in the pool"`
-	Cost     model.Money   `json:"cost" jsonschema:"description=Pool cost (GBP)"`
+	Quantity model.Decimal `json:"quantity" jsonschema_description:"Shares in the pool"`
+	Cost     model.Money   `json:"cost" jsonschema_description:"Pool cost (GBP)"`
 }
 
 // SourceRef points at a ledger line (file and 1-based line) or a JSON array element (index).
 type SourceRef struct {
-	File  string `json:"file,omitempty" jsonschema:"description=Ledger file, when the input came from a file"`
-	Line  int    `json:"line,omitempty" jsonschema:"description=1-based ledger line"`
-	Index *int   `json:"index,omitempty" jsonschema:"description=0-based position in a JSON transaction array"`
+	File  string `json:"file,omitempty" jsonschema_description:"Ledger file, when the input came from a file"`
+	Line  int    `json:"line,omitempty" jsonschema_description:"1-based ledger line"`
+	Index *int   `json:"index,omitempty" jsonschema_description:"0-based position in a JSON transaction array"`
 }
 
 // TradeLine is one ledger line of a disposal in its original currency.
 type TradeLine struct {
-	Quantity      model.Decimal `json:"quantity" jsonschema:"description=Shares sold on the line"`
-	Price         Converted     `json:"price" jsonschema:"description=Price per share"`
-	Consideration Converted     `json:"consideration" jsonschema:"description=Quantity times price: the gross proceeds of the line, converted as one amount"`
-	Fees          Converted     `json:"fees" jsonschema:"description=Sale fees of the line"`
-	Source        SourceRef     `json:"source" jsonschema:"description=The ledger line"`
+	Quantity      model.Decimal `json:"quantity" jsonschema_description:"Shares sold on the line"`
+	Price         Converted     `json:"price" jsonschema_description:"Price per share"`
+	Consideration Converted     `json:"consideration" jsonschema_description:"Quantity times price: the gross proceeds of the line, converted as one amount"`
+	Fees          Converted     `json:"fees" jsonschema_description:"Sale fees of the line"`
+	Source        SourceRef     `json:"source" jsonschema_description:"The ledger line" record:"source"`
 }
 
 // Converted is an amount as the ledger gave it and in GBP, with the rate used.
 type Converted struct {
-	GBP        model.Money    `json:"gbp" jsonschema:"description=The amount in GBP: amount divided by rate, 6 decimal places (shown at 2)"`
-	Amount     model.Decimal  `json:"amount" jsonschema:"description=The amount as given in the ledger"`
-	Currency   string         `json:"currency" jsonschema:"description=ISO 4217 currency of the amount"`
-	Rate       *model.Decimal `json:"rate,omitempty" jsonschema:"description=HMRC monthly rate used: units of currency per GBP 1"`
-	RatePeriod string         `json:"rate_period,omitempty" jsonschema:"description=Month of the HMRC rate, YYYY-MM"`
+	GBP        model.Money    `json:"gbp" jsonschema_description:"The amount in GBP: amount divided by rate, 6 decimal places (shown at 2)"`
+	Amount     model.Decimal  `json:"amount" jsonschema_description:"The amount as given in the ledger"`
+	Currency   string         `json:"currency" jsonschema_description:"ISO 4217 currency of the amount"`
+	Rate       *model.Decimal `json:"rate,omitempty" jsonschema_description:"HMRC monthly rate used: units of currency per GBP 1"`
+	RatePeriod string         `json:"rate_period,omitempty" jsonschema_description:"Month of the HMRC rate, YYYY-MM"`
 }
 
 // Holding is a Section 104 pool at a point in time.
 type Holding struct {
-	Ticker      string        `json:"ticker" jsonschema:"description=Ticker"`
-	Quantity    model.Decimal `json:"quantity" jsonschema:"description=Shares in the pool"`
-	Cost        model.Money   `json:"cost" jsonschema:"description=Pool cost (GBP)"`
-	AverageCost model.Decimal `json:"average_cost" jsonschema:"description=Cost per share, 6 decimal places (GBP)"`
+	Ticker      string        `json:"ticker" jsonschema_description:"Ticker" record:"entity"`
+	Quantity    model.Decimal `json:"quantity" jsonschema_description:"Shares in the pool"`
+	Cost        model.Money   `json:"cost" jsonschema_description:"Pool cost (GBP)"`
+	AverageCost model.Decimal `json:"average_cost" jsonschema_description:"Cost per share, 6 decimal places (GBP)"`
 }
 
 // PoolHistory is every change to one ticker's Section 104 pool, in date order.
 type PoolHistory struct {
-	Ticker string      `json:"ticker" jsonschema:"description=Ticker"`
-	Events []PoolEvent `json:"events" jsonschema:"description=Pool changes in date order"`
+	Ticker string      `json:"ticker" jsonschema_description:"Ticker" record:"entity"`
+	Events []PoolEvent `json:"events" jsonschema_description:"Pool changes in date order" record:"rows=pool_event"`
 }
 
 // PoolEvent is one change to a Section 104 pool.
 type PoolEvent struct {
-	Date           model.Date    `json:"date" jsonschema:"description=Date of the change"`
-	Event          string        `json:"event" jsonschema:"description=buy, sell, split, unsplit, capreturn or accumulation"`
-	QuantityChange model.Decimal `json:"quantity_change" jsonschema:"description=Change in pooled shares (negative for a sale or consolidation)"`
-	CostChange     model.Money   `json:"cost_change" jsonschema:"description=Change in pool cost (GBP; negative for a sale or capital return)"`
-	Quantity       model.Decimal `json:"quantity" jsonschema:"description=Shares in the pool after the change"`
-	Cost           model.Money   `json:"cost" jsonschema:"description=Pool cost after the change (GBP)"`
-	Source         SourceRef     `json:"source" jsonschema:"description=First ledger line behind the change"`
+	Date           model.Date    `json:"date" jsonschema_description:"Date of the change" record:"timestamp"`
+	Event          string        `json:"event" jsonschema_description:"buy, sell, split, unsplit, capreturn or accumulation"`
+	QuantityChange model.Decimal `json:"quantity_change" jsonschema_description:"Change in pooled shares (negative for a sale or consolidation)"`
+	CostChange     model.Money   `json:"cost_change" jsonschema_description:"Change in pool cost (GBP; negative for a sale or capital return)"`
+	Quantity       model.Decimal `json:"quantity" jsonschema_description:"Shares in the pool after the change"`
+	Cost           model.Money   `json:"cost" jsonschema_description:"Pool cost after the change (GBP)"`
+	Source         SourceRef     `json:"source" jsonschema_description:"First ledger line behind the change" record:"source"`
 }

@@ -8,23 +8,19 @@ import (
 	"github.com/shopspring/decimal"
 )
 
-// stepRecipe holds the figures behind a Match's Steps. Writing the lines costs far more than
-// the identification itself, so they are written only when asked for (Explain, or JSON).
+// stepRecipe holds the figures behind a Match's Steps that the Match itself does not carry.
+// Writing the lines costs far more than the identification itself, so they are written only
+// when asked for (Explain, or JSON).
 type stepRecipe struct {
-	acqDate                     model.Date
-	acqUsed, acqQty, acqCost    decimal.Decimal // same_day, bed_and_breakfast
-	num, den                    decimal.Decimal // bed_and_breakfast across a split; zero when none
-	poolQty, poolCost           decimal.Decimal // section_104, before
-	poolAfterQty, poolAfterCost decimal.Decimal // section_104, after
-	rule                        string
-	qty, proceeds, fees, cost   decimal.Decimal // the leg
-	sellQty, gross, saleFees    decimal.Decimal // the whole disposal
+	acqDate                  model.Date
+	acqUsed, acqQty, acqCost decimal.Decimal // same_day, bed_and_breakfast
+	num, den                 decimal.Decimal // bed_and_breakfast across a split; zero when none
+	sale                     *saleFigures
 }
 
-// fill records the leg's own figures once the proceeds are shared out.
-func (s *stepRecipe) fill(rule string, qty, proceeds, fees, cost decimal.Decimal, d *day) {
-	s.rule, s.qty, s.proceeds, s.fees, s.cost = rule, qty, proceeds, fees, cost
-	s.sellQty, s.gross, s.saleFees = d.sellQty, d.gross, d.fees
+// saleFigures are the whole disposal's figures, shared by its legs' recipes.
+type saleFigures struct {
+	qty, gross, fees decimal.Decimal
 }
 
 // Explain returns the match's cost arithmetic as readable lines: Steps when set, otherwise
@@ -33,7 +29,7 @@ func (m *Match) Explain() []string {
 	if m.Steps != nil || m.recipe == nil {
 		return m.Steps
 	}
-	return m.recipe.lines()
+	return m.recipe.lines(m)
 }
 
 // MarshalJSON writes the match with its Steps filled in.
@@ -47,35 +43,37 @@ func (m Match) MarshalJSON() ([]byte, error) {
 }
 
 // lines writes the steps of one leg.
-func (s *stepRecipe) lines() []string {
+func (s *stepRecipe) lines(m *Match) []string {
+	q, cost := m.Quantity.Decimal, m.Cost.Exact()
+	proceeds, fees := m.Proceeds.Exact(), m.SaleFees.Exact()
 	var out []string
-	switch s.rule {
+	switch m.Rule {
 	case RuleSameDay:
 		out = append(out,
 			"same-day acquisition on "+s.acqDate.String()+": "+shares(s.acqQty)+" for "+gbp(s.acqCost)+" in total ("+RefSameDay+")",
-			"cost = "+shares(s.acqUsed)+" × "+gbp(s.acqCost)+" ÷ "+shares(s.acqQty)+" = "+gbp(s.cost))
+			"cost = "+shares(s.acqUsed)+" × "+gbp(s.acqCost)+" ÷ "+shares(s.acqQty)+" = "+gbp(cost))
 	case RuleBedAndBreakfast:
 		out = append(out, "acquisition on "+s.acqDate.String()+", within 30 days after the disposal: "+
 			shares(s.acqQty)+" for "+gbp(s.acqCost)+" in total ("+RefBedAndBreakfast+")")
 		if !s.num.IsZero() {
 			out = append(out, "a split or consolidation in between: 1 share then = "+qty(s.num.DivRound(s.den, divPlaces))+
-				" shares now, so "+shares(s.acqUsed)+" acquired match "+shares(s.qty)+" disposed of")
+				" shares now, so "+shares(s.acqUsed)+" acquired match "+shares(q)+" disposed of")
 		}
-		out = append(out, "cost = "+shares(s.acqUsed)+" × "+gbp(s.acqCost)+" ÷ "+shares(s.acqQty)+" = "+gbp(s.cost))
+		out = append(out, "cost = "+shares(s.acqUsed)+" × "+gbp(s.acqCost)+" ÷ "+shares(s.acqQty)+" = "+gbp(cost))
 	default:
+		before, after := m.PoolBefore, m.PoolAfter
 		out = append(out,
-			"Section 104 pool before: "+shares(s.poolQty)+" costing "+gbp(s.poolCost)+
-				" (average "+gbpExact(s.poolCost.DivRound(s.poolQty, avgPlaces))+" a share) ("+RefSection104+")",
-			"cost = "+shares(s.qty)+" × "+gbp(s.poolCost)+" ÷ "+shares(s.poolQty)+" = "+gbp(s.cost),
-			"pool after: "+shares(s.poolAfterQty)+" costing "+gbp(s.poolAfterCost))
+			"Section 104 pool before: "+shares(before.Quantity.Decimal)+" costing "+gbp(before.Cost.Exact())+
+				" (average "+gbpExact(m.AverageCost.Decimal)+" a share) ("+RefSection104+")",
+			"cost = "+shares(q)+" × "+gbp(before.Cost.Exact())+" ÷ "+shares(before.Quantity.Decimal)+" = "+gbp(cost),
+			"pool after: "+shares(after.Quantity.Decimal)+" costing "+gbp(after.Cost.Exact()))
 	}
-	if !s.qty.Equal(s.sellQty) {
+	if sale := s.sale; !q.Equal(sale.qty) {
 		out = append(out,
-			"proceeds = "+shares(s.qty)+" × "+gbp(s.gross)+" ÷ "+shares(s.sellQty)+" = "+gbp(s.proceeds),
-			"sale fees = "+shares(s.qty)+" × "+gbp(s.saleFees)+" ÷ "+shares(s.sellQty)+" = "+gbp(s.fees))
+			"proceeds = "+shares(q)+" × "+gbp(sale.gross)+" ÷ "+shares(sale.qty)+" = "+gbp(proceeds),
+			"sale fees = "+shares(q)+" × "+gbp(sale.fees)+" ÷ "+shares(sale.qty)+" = "+gbp(fees))
 	}
-	return append(out, "gain = "+gbp(s.proceeds)+" − "+gbp(s.fees)+" − "+gbp(s.cost)+" = "+
-		gbp(s.proceeds.Sub(s.fees).Sub(s.cost)))
+	return append(out, "gain = "+gbp(proceeds)+" − "+gbp(fees)+" − "+gbp(cost)+" = "+gbp(proceeds.Sub(fees).Sub(cost)))
 }
 
 // shares writes a share count with its unit.

@@ -53,6 +53,14 @@ func runTicker(ticker string, txns []model.Transaction, idx []int32, conv *conve
 		return res
 	}
 	r := &tickerRun{ticker: ticker, entries: es, days: buildDays(es), conv: conv, out: &res}
+	sells := 0
+	for i := range r.days {
+		if r.days[i].sellQty.Sign() > 0 {
+			sells++
+		}
+	}
+	res.disposals = make([]Disposal, 0, sells)
+	res.history.Events = make([]PoolEvent, 0, len(r.days)+len(r.days)/4)
 	for i := range r.days {
 		if err := r.processDay(i); err != nil {
 			res.err = err

@@ -87,19 +87,24 @@ type totals struct {
 // sum of the figures the report shows.
 func (t *totals) add(d *Disposal) {
 	t.count++
-	t.proceeds = t.proceeds.Add(d.Proceeds.Rounded())
-	t.costs = t.costs.Add(d.AllowableCost.Rounded())
-	g := d.Gain.Rounded()
-	if g.Sign() >= 0 {
-		t.gains = t.gains.Add(g)
+	t.proceeds = addNonZero(t.proceeds, d.rounded.proceeds)
+	t.costs = addNonZero(t.costs, d.rounded.cost)
+	if g := d.rounded.gain; g.Sign() >= 0 {
+		t.gains = addNonZero(t.gains, g)
 	} else {
 		t.losses = t.losses.Sub(g)
 	}
 }
 
-// totalYear fills a tax year's figures from its disposals and incomes.
+// plus adds two sets of totals.
+func (t totals) plus(o totals) totals {
+	return totals{count: t.count + o.count, proceeds: addNonZero(t.proceeds, o.proceeds), costs: addNonZero(t.costs, o.costs),
+		gains: addNonZero(t.gains, o.gains), losses: addNonZero(t.losses, o.losses)}
+}
+
+// totalYear fills a tax year's figures from its disposals and incomes. The rate periods
+// partition the year, so the year's totals are the sum of theirs.
 func totalYear(b *yearBuild) TaxYear {
-	var all totals
 	y := TaxYear{
 		Period:             b.year.Period(),
 		StartDate:          b.year.StartDate(),
@@ -109,31 +114,33 @@ func totalYear(b *yearBuild) TaxYear {
 		RatePeriods:        []RatePeriodResult{},
 	}
 	for k, d := range b.disposals {
-		all.add(d)
 		y.Disposals[k] = *d
 	}
+	var all totals
+	y.RatePeriods, all = ratePeriods(b)
 	y.DisposalCount = all.count
 	y.Proceeds, y.AllowableCosts = model.NewMoney(all.proceeds), model.NewMoney(all.costs)
 	y.Gains, y.Losses = model.NewMoney(all.gains), model.NewMoney(all.losses)
 	y.NetGain = model.NewMoney(all.gains.Sub(all.losses))
 	y.SA108 = SA108{NumberOfDisposals: all.count, DisposalProceeds: y.Proceeds, AllowableCosts: y.AllowableCosts,
 		GainsBeforeLosses: y.Gains, LossesInYear: y.Losses}
-	y.RatePeriods = ratePeriods(b)
 	y.Dividends = dividends(b.incomes)
 	return y
 }
 
-// ratePeriods splits the year's disposals by the parts of the year with one pair of rates.
-func ratePeriods(b *yearBuild) []RatePeriodResult {
+// ratePeriods splits the year's disposals (in date order) by the parts of the year with one
+// pair of rates, and returns the parts with the year's totals.
+func ratePeriods(b *yearBuild) ([]RatePeriodResult, totals) {
 	periods := b.year.RatePeriods()
 	out := make([]RatePeriodResult, 0, len(periods))
+	var all totals
+	k := 0
 	for _, p := range periods {
 		var t totals
-		for _, d := range b.disposals {
-			if d.Date >= p.From && d.Date <= p.To {
-				t.add(d)
-			}
+		for ; k < len(b.disposals) && b.disposals[k].Date <= p.To; k++ {
+			t.add(b.disposals[k])
 		}
+		all = all.plus(t)
 		out = append(out, RatePeriodResult{
 			From: p.From, To: p.To, Basic: model.NewDecimal(p.Basic), Higher: model.NewDecimal(p.Higher),
 			Reference: p.Reference, DisposalCount: t.count, Proceeds: model.NewMoney(t.proceeds),
@@ -141,7 +148,10 @@ func ratePeriods(b *yearBuild) []RatePeriodResult {
 			NetGain: model.NewMoney(t.gains.Sub(t.losses)),
 		})
 	}
-	return out
+	for ; k < len(b.disposals); k++ { // a day outside every rate period still counts in the year
+		all.add(b.disposals[k])
+	}
+	return out, all
 }
 
 // dividends totals the year's cash dividends and notional (accumulation) distributions.
