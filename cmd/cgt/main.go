@@ -7,6 +7,6 @@ import (
 	"github.com/cgt-tools/cgt/cli"
 )
 
-func main() {
-	os.Exit(cli.Run(newFactory(), os.Args[1:]))
-}
+func main() { os.Exit(run()) }
+
+func run() int { return cli.Run(newFactory(), os.Args[1:]) }

@@ -1,0 +1,60 @@
+package main
+
+import (
+	"errors"
+	"os"
+	"os/exec"
+	"strconv"
+	"testing"
+
+	"github.com/rogpeppe/go-internal/testscript"
+)
+
+func TestMain(m *testing.M) {
+	testscript.Main(m, map[string]func(){
+		"cgt": func() { os.Exit(run()) },
+	})
+}
+
+// TestScripts runs the end-to-end CLI scripts in testdata/script: what a user types, and what
+// they see, failures included.
+func TestScripts(t *testing.T) {
+	testscript.Run(t, testscript.Params{
+		Dir: "testdata/script",
+		Setup: func(env *testscript.Env) error {
+			return copyExample(env.WorkDir)
+		},
+		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){"exits": exits},
+	})
+}
+
+// exits N PROGRAM ARGS... runs the program and checks its exit status is N; stdout and
+// stderr are kept for the following checks.
+func exits(ts *testscript.TestScript, neg bool, args []string) {
+	if len(args) < 2 {
+		ts.Fatalf("usage: exits CODE PROGRAM [ARGS...]")
+	}
+	want, err := strconv.Atoi(args[0])
+	if err != nil {
+		ts.Fatalf("exits: bad code %q", args[0])
+	}
+	got := 0
+	if err := ts.Exec(args[1], args[2:]...); err != nil {
+		var ee *exec.ExitError
+		if !errors.As(err, &ee) {
+			ts.Fatalf("exits: %v", err)
+		}
+		got = ee.ExitCode()
+	}
+	if (got == want) == neg {
+		ts.Fatalf("exit status %d, want %d", got, want)
+	}
+}
+
+func copyExample(dir string) error {
+	b, err := os.ReadFile("../../examples/portfolio.cgt")
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(dir+"/portfolio.cgt", b, 0o644)
+}
