@@ -1,0 +1,306 @@
+package mcp_test
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+
+	mcpgo "github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
+
+	"github.com/cgt-tools/cgt/catalog"
+	"github.com/cgt-tools/cgt/commands"
+	"github.com/cgt-tools/cgt/mcp"
+	"github.com/cgt-tools/cgt/registry"
+)
+
+func testRegistry(t testing.TB) *registry.Registry {
+	t.Helper()
+	reg, err := commands.NewRegistry(&registry.Deps{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return reg
+}
+
+func TestToolsListMatchesCatalog(t *testing.T) {
+	reg := testRegistry(t)
+	cat := catalog.Build(reg, mcp.CatalogInfo("test"))
+	s, err := mcp.New(commands.NewRegistry, mcp.Options{Version: "test"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var list struct {
+		Tools []listedTool `json:"tools"`
+	}
+	rpcResult(t, s, "tools/list", nil, &list)
+	if len(list.Tools) != len(cat.Commands) {
+		t.Errorf("%d tools listed, catalog has %d commands", len(list.Tools), len(cat.Commands))
+	}
+	namePattern := regexp.MustCompile(`^[a-zA-Z0-9_-]{1,64}$`)
+	for _, c := range cat.Commands {
+		i := slices.IndexFunc(list.Tools, func(tl listedTool) bool {
+			return tl.Name == c.MCPName
+		})
+		if i < 0 {
+			t.Errorf("%s: no tool named %s", c.Name, c.MCPName)
+			continue
+		}
+		tool := list.Tools[i]
+		if !namePattern.MatchString(tool.Name) {
+			t.Errorf("tool name %q is not a valid MCP tool name", tool.Name)
+		}
+		checkSchema(t, c.Name+" input", tool.InputSchema, c.InputSchema)
+		checkSchema(t, c.Name+" output", tool.OutputSchema, c.OutputSchema)
+		checkAnnotations(t, c, tool.Annotations)
+		if !strings.HasPrefix(tool.Description, c.Description) {
+			t.Errorf("%s: description does not start with the catalog's", c.Name)
+		}
+	}
+}
+
+// listedTool is a tool of tools/list as it is on the wire.
+type listedTool struct {
+	Name         string               `json:"name"`
+	Description  string               `json:"description"`
+	InputSchema  json.RawMessage      `json:"inputSchema"`
+	OutputSchema json.RawMessage      `json:"outputSchema"`
+	Annotations  mcpgo.ToolAnnotation `json:"annotations"`
+}
+
+// rpcResult sends one request to the server as JSON-RPC text, exactly as it would arrive on
+// stdin, and decodes the result.
+func rpcResult(t testing.TB, s *server.MCPServer, method string, params any, result any) {
+	t.Helper()
+	msg, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": 1, "method": method, "params": params})
+	resp, err := json.Marshal(s.HandleMessage(context.Background(), msg))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var r struct {
+		Result json.RawMessage `json:"result"`
+		Error  json.RawMessage `json:"error"`
+	}
+	if err := json.Unmarshal(resp, &r); err != nil || r.Error != nil {
+		t.Fatalf("%s: %s", method, resp)
+	}
+	if err := json.Unmarshal(r.Result, result); err != nil {
+		t.Fatalf("%s: %v", method, err)
+	}
+}
+
+func checkSchema(t *testing.T, what string, got json.RawMessage, want map[string]any) {
+	t.Helper()
+	wantJSON, _ := json.Marshal(want)
+	if !jsonEqual(t, got, wantJSON) {
+		t.Errorf("%s schema differs from the catalog:\n got %.300s\nwant %.300s", what, got, wantJSON)
+	}
+}
+
+func checkAnnotations(t *testing.T, c catalog.Command, a mcpgo.ToolAnnotation) {
+	t.Helper()
+	if a.ReadOnlyHint == nil || a.DestructiveHint == nil || a.IdempotentHint == nil || a.OpenWorldHint == nil {
+		t.Fatalf("%s: annotations not all set: %+v", c.Name, a)
+	}
+	for _, l := range registry.SideEffectLevels {
+		if string(l.Level) != c.SideEffects {
+			continue
+		}
+		if *a.ReadOnlyHint != l.ReadOnly || *a.OpenWorldHint != l.OpenWorld || *a.DestructiveHint == l.ReadOnly || *a.IdempotentHint != l.ReadOnly {
+			t.Errorf("%s (%s): annotations %v/%v/%v/%v do not follow the level", c.Name, c.SideEffects,
+				*a.ReadOnlyHint, *a.DestructiveHint, *a.IdempotentHint, *a.OpenWorldHint)
+		}
+		return
+	}
+	t.Errorf("%s: side effects %q is not a registry level", c.Name, c.SideEffects)
+}
+
+// exampleArguments turns a registry example (CLI words) into the JSON arguments object a
+// model would send, dropping the CLI's own output flags.
+func exampleArguments(t testing.TB, cmd registry.Command, ex registry.Example) map[string]any {
+	t.Helper()
+	var words []string
+	for i := 0; i < len(ex.Args); i++ {
+		switch w := ex.Args[i]; {
+		case w == "--output" || w == "--fields" || w == "--max-records" || w == "--max-chars":
+			i++
+		case strings.HasPrefix(w, "--output="):
+		default:
+			words = append(words, w)
+		}
+	}
+	args, err := registry.BindCLI(cmd, words, nil)
+	if err != nil {
+		t.Fatalf("%s example %v: %v", cmd.Meta().Name, ex.Args, err)
+	}
+	return args
+}
+
+func TestEveryToolRunsEachExample(t *testing.T) {
+	c := newClient(t, repoRoot(t))
+	for _, cmd := range testRegistry(t).Commands() {
+		m := cmd.Meta()
+		if len(m.Examples) == 0 {
+			t.Errorf("%s has no example", m.Name)
+		}
+		for _, ex := range m.Examples {
+			t.Run(m.MCPName+"/"+ex.Description, func(t *testing.T) {
+				env := call(t, c, m.MCPName, exampleArguments(t, cmd, ex))
+				if !env.OK {
+					t.Fatalf("ok=false: %s", env.Error)
+				}
+				if env.Warnings == nil {
+					t.Error("warnings must be an array, never null")
+				}
+			})
+		}
+	}
+}
+
+func TestToolErrorsAreResultsTheModelCanFix(t *testing.T) {
+	c := newClient(t)
+	t.Run("missing_argument", func(t *testing.T) {
+		env := call(t, c, "get_fx_rate", map[string]any{"currency": "USD", "year": 2024})
+		e := errorOf(t, env)
+		if env.OK || e.Code != "usage_error" || !strings.Contains(e.Message, "month") || e.Hint == "" || len(e.Examples) == 0 {
+			t.Errorf("got %+v", e)
+		}
+	})
+	t.Run("value_out_of_range", func(t *testing.T) {
+		e := errorOf(t, call(t, c, "get_fx_rate", map[string]any{"currency": "USD", "year": 2024, "month": 13}))
+		if e.Code != "invalid_argument" || !strings.Contains(e.Message, "13") {
+			t.Errorf("got %+v", e)
+		}
+	})
+	t.Run("unknown_argument", func(t *testing.T) {
+		e := errorOf(t, call(t, c, "get_fx_rate", map[string]any{"currency": "USD", "year": 2024, "month": 3, "day": 1}))
+		if e.Code != "usage_error" || !strings.Contains(e.Message, "day") {
+			t.Errorf("got %+v", e)
+		}
+	})
+	t.Run("arguments_not_an_object", func(t *testing.T) {
+		e := errorOf(t, call(t, c, "get_fx_rate", []any{"USD"}))
+		if e.Code != "usage_error" {
+			t.Errorf("got %+v", e)
+		}
+	})
+	t.Run("ledger_parse_error_names_the_line", func(t *testing.T) {
+		tool := toolWithArgument(t, "cgt_content")
+		ledger := "2024-04-01 BUY AAPL 100 @ 150.00 USD\n2024-06-20 SELL AAPL fifty @ 170.25 USD\n"
+		e := errorOf(t, call(t, c, tool, map[string]any{"cgt_content": ledger}))
+		if e.Code != "parse_error" || e.Context["line"] != float64(2) || e.Hint == "" || len(e.Examples) == 0 {
+			t.Errorf("got %+v", e)
+		}
+		if v, _ := e.Context["value"].(string); !strings.Contains(v, "fifty") {
+			t.Errorf("context.value = %v, want the offending text", e.Context["value"])
+		}
+	})
+}
+
+// toolWithArgument finds a tool that takes the named argument, so tests need not name tools.
+func toolWithArgument(t testing.TB, arg string) string {
+	t.Helper()
+	for _, cmd := range testRegistry(t).Commands() {
+		for _, a := range cmd.Args() {
+			if a.Name == arg {
+				return cmd.Meta().MCPName
+			}
+		}
+	}
+	t.Skipf("no command takes %s yet", arg)
+	return ""
+}
+
+func TestPathArgumentsStayInsideRoots(t *testing.T) {
+	tool := toolWithArgument(t, "path")
+	root, outside := t.TempDir(), t.TempDir()
+	ledger := []byte("2024-04-01 BUY AAPL 100 @ 150.00 GBP\n")
+	for _, dir := range []string{root, outside} {
+		if err := os.WriteFile(filepath.Join(dir, "ledger.cgt"), ledger, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Symlink(filepath.Join(outside, "ledger.cgt"), filepath.Join(root, "escape.cgt")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(filepath.Join(root, "ledger.cgt"), filepath.Join(root, "alias.cgt")); err != nil {
+		t.Fatal(err)
+	}
+	c := newClient(t, root)
+	for _, tc := range []struct {
+		name, path, code string
+	}{
+		{"relative_inside", "ledger.cgt", ""},
+		{"absolute_inside", filepath.Join(root, "ledger.cgt"), ""},
+		{"symlink_inside", "alias.cgt", ""},
+		{"dot_dot_escape", "../" + filepath.Base(outside) + "/ledger.cgt", "permission_denied"},
+		{"absolute_outside", filepath.Join(outside, "ledger.cgt"), "permission_denied"},
+		{"symlink_escape", "escape.cgt", "permission_denied"},
+		{"system_file", "/etc/passwd", "permission_denied"},
+		{"stdin", "-", "permission_denied"},
+		{"missing_inside", "nope.cgt", "io_error"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			env := call(t, c, tool, map[string]any{"path": []string{tc.path}})
+			if tc.code == "" {
+				if !env.OK {
+					t.Fatalf("ok=false: %s", env.Error)
+				}
+				return
+			}
+			if e := errorOf(t, env); e.Code != tc.code {
+				t.Errorf("code %s, want %s: %+v", e.Code, tc.code, e)
+			}
+		})
+	}
+}
+
+func TestWithoutRootsPathIsRefusedWithTheAlternative(t *testing.T) {
+	tool := toolWithArgument(t, "path")
+	e := errorOf(t, call(t, newClient(t), tool, map[string]any{"path": []string{"ledger.cgt"}}))
+	if e.Code != "permission_denied" || !strings.Contains(e.Hint, "cgt_content") || !strings.Contains(e.Message+e.Hint, "--root") {
+		t.Errorf("got %+v", e)
+	}
+}
+
+func TestRootsReadFile(t *testing.T) {
+	root := t.TempDir()
+	os.WriteFile(filepath.Join(root, "a.cgt"), []byte("x"), 0o644)
+	os.Mkdir(filepath.Join(root, "sub"), 0o755)
+	r, err := mcp.NewRoots([]string{root})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b, err := r.ReadFile(filepath.Join(root, "sub", "..", "a.cgt")); err != nil || string(b) != "x" {
+		t.Errorf("clean path inside: %q, %v", b, err)
+	}
+	for _, p := range []string{"sub", root} {
+		if _, err := r.ReadFile(p); err == nil || !strings.Contains(err.Error(), "io_error") {
+			t.Errorf("directory %s: %v, want io_error", p, err)
+		}
+	}
+	if _, err := mcp.NewRoots([]string{filepath.Join(root, "missing")}); err == nil {
+		t.Error("a missing --root directory must be an error")
+	}
+	if _, err := mcp.NewRoots([]string{filepath.Join(root, "a.cgt")}); err == nil {
+		t.Error("a --root that is a file must be an error")
+	}
+}
+
+func TestToolName(t *testing.T) {
+	for in, want := range map[string]string{
+		"formula.cagr":            "formula_cagr",
+		"backtest.factor.payload": "backtest_factor_payload",
+		"a b/ç":                   "a_b__",
+		strings.Repeat("x", 70):   strings.Repeat("x", 64),
+	} {
+		if got := mcp.ToolName(in); got != want {
+			t.Errorf("ToolName(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
