@@ -37,6 +37,9 @@ func overview(f *Factory) int {
 	}
 	fmt.Fprintf(w, "\nbuilt-in\n")
 	for _, b := range f.Builtins {
+		if strings.HasPrefix(b.Name, "__") {
+			continue
+		}
 		fmt.Fprintf(w, "  %-22s %s\n", b.Name, b.Summary)
 	}
 	fmt.Fprintf(w, "  %-22s %s\n", "help COMMAND", "usage, arguments and examples of a command")

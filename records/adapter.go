@@ -283,3 +283,45 @@ func indirectType(t reflect.Type) reflect.Type {
 
 // ListSeparator joins the items of a list field.
 const ListSeparator = "; "
+
+// FieldNames lists, from a result type alone, the field keys its records can carry, in first
+// appearance order (for shell completion of --fields).
+func FieldNames(t reflect.Type) []string {
+	var out []string
+	seen := map[string]bool{}
+	collectFieldNames(indirectType(t), "", true, &out, seen)
+	return out
+}
+
+func collectFieldNames(t reflect.Type, prefix string, top bool, out *[]string, seen map[string]bool) {
+	if t.Kind() != reflect.Struct {
+		return
+	}
+	hasKind := top && topKind(t) != ""
+	for i := 0; i < t.NumField(); i++ {
+		sf := t.Field(i)
+		name, _, _ := strings.Cut(sf.Tag.Get("json"), ",")
+		tag := sf.Tag.Get("record")
+		ft := indirectType(sf.Type)
+		switch {
+		case !sf.IsExported() || name == "-" || tag == "-":
+		case strings.HasPrefix(tag, "rows="):
+			collectFieldNames(indirectType(ft.Elem()), "", false, out, seen)
+		case tag != "" || top && !hasKind:
+		case ft.Kind() == reflect.Struct && !isScalarType(ft):
+			collectFieldNames(ft, prefix+name+".", false, out, seen)
+		default:
+			if k := prefix + name; !seen[k] {
+				seen[k] = true
+				*out = append(*out, k)
+			}
+		}
+	}
+}
+
+// isScalarType reports whether a struct type renders as one JSON value (money, dates,
+// decimals), so it is a field rather than a group of fields.
+func isScalarType(t reflect.Type) bool {
+	m := reflect.TypeFor[json.Marshaler]()
+	return t.Implements(m) || reflect.PointerTo(t).Implements(m)
+}

@@ -2,6 +2,7 @@ package records
 
 import (
 	"encoding/json"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -164,5 +165,15 @@ func TestTextReport(t *testing.T) {
 		if !strings.Contains(out, want) {
 			t.Errorf("text lacks %q:\n%s", want, out)
 		}
+	}
+}
+
+func TestFieldNamesFromType(t *testing.T) {
+	got := strings.Join(FieldNames(reflect.TypeOf(report{})), ",")
+	if got != "net_gain,gain,rule,steps,cost" {
+		t.Errorf("FieldNames = %s", got)
+	}
+	if got := strings.Join(FieldNames(reflect.TypeOf(rate{})), ","); got != "rate" {
+		t.Errorf("FieldNames(rate) = %s", got)
 	}
 }

@@ -24,6 +24,9 @@ func newFactory() *cli.Factory {
 		},
 		Builtins: []cli.Builtin{
 			mcp.Builtin(mcp.Program{Version: version, NewRegistry: commands.NewRegistry}),
+			genBuiltin(),
+			cli.CompletionBuiltin(),
+			cli.CompleteBuiltin(),
 		},
 	}
 }
