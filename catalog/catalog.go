@@ -12,7 +12,7 @@ import (
 
 // SchemaID is the $id of the JSON Schema that tools.json validates against, and the value of
 // tools.json's $schema.
-const SchemaID = "https://cgt-tools.github.io/cgt/schemas/cgt-tools.schema.json"
+const SchemaID = "https://cgt-tools.github.io/cgt/cgt-tools.schema.json"
 
 // Catalog is tools.json.
 type Catalog struct {

@@ -1,0 +1,43 @@
+package gen_test
+
+import (
+	"regexp"
+	"testing"
+)
+
+var mcpName = regexp.MustCompile(`^[a-z0-9_]{1,64}$`)
+
+func TestRegistryInvariants(t *testing.T) {
+	reg, _ := generated(t)
+	seen := map[string]string{}
+	for _, cmd := range reg.Commands() {
+		m := cmd.Meta()
+		for _, n := range []string{m.Name, m.MCPName} {
+			if other, dup := seen[n]; dup {
+				t.Errorf("name %q used by %s and %s", n, other, m.Name)
+			}
+			seen[n] = m.Name
+		}
+		if !mcpName.MatchString(m.MCPName) {
+			t.Errorf("%s: MCP name %q does not match %s", m.Name, m.MCPName, mcpName)
+		}
+		for _, field := range []struct{ name, value string }{{"summary", m.Summary}, {"description", m.Description}, {"usage", m.Usage}} {
+			if field.value == "" {
+				t.Errorf("%s: no %s", m.Name, field.name)
+			}
+		}
+		checkInputSchema(t, m.Name, cmd.InputSchema())
+		checkArgs(t, m.Name, cmd.Args(), cmd.InputSchema())
+	}
+}
+
+func checkInputSchema(t *testing.T, name string, s map[string]any) {
+	for _, k := range []string{"oneOf", "anyOf", "allOf"} {
+		if _, ok := s[k]; ok {
+			t.Errorf("%s: input schema has a top-level %s, which some MCP clients reject", name, k)
+		}
+	}
+	if s["type"] != "object" {
+		t.Errorf("%s: input schema type %v, want object", name, s["type"])
+	}
+}
