@@ -111,7 +111,10 @@ func buildDays(es []entry) []day {
 		if d.sellLo < 0 {
 			d.sellLo, d.sellHi = d.lo, d.lo
 		}
-		d.avail = d.buyQty.Sub(minDec(d.buyQty, d.sellQty))
+		d.avail = d.buyQty
+		if d.sellQty.Sign() > 0 {
+			d.avail = d.buyQty.Sub(minDec(d.buyQty, d.sellQty))
+		}
 		days = append(days, d)
 	}
 	return days

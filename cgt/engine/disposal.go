@@ -15,14 +15,17 @@ type leg struct {
 }
 
 // disposalBuilder collects the legs of one day's disposal and turns them into a Disposal.
+// One builder per ticker is reused, so its legs buffer is allocated once.
 type disposalBuilder struct {
 	r    *tickerRun
 	d    *day
 	legs []leg
 }
 
-func newDisposalBuilder(r *tickerRun, d *day) *disposalBuilder {
-	return &disposalBuilder{r: r, d: d, legs: make([]leg, 0, 1)}
+// start resets the builder for the disposal of day d.
+func (b *disposalBuilder) start(r *tickerRun, d *day) *disposalBuilder {
+	b.r, b.d, b.legs = r, d, b.legs[:0]
+	return b
 }
 
 // sameDay matches q shares with the day's own acquisition (TCGA 1992 s105(1)(b)).

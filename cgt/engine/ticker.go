@@ -42,6 +42,7 @@ type tickerRun struct {
 	held    decimal.Decimal // shares actually held (differs from the pool while a 30-day match is pending)
 	conv    *converter
 	out     *tickerResult
+	builder disposalBuilder
 }
 
 // runTicker identifies every disposal of one ticker and records its pool's history.
@@ -196,7 +197,7 @@ func (r *tickerRun) dispose(i int) error {
 	if d.sellQty.Cmp(held) > 0 {
 		return oversellError(sale, r.ticker, d.sellQty, held)
 	}
-	b := newDisposalBuilder(r, d)
+	b := r.builder.start(r, d)
 	rest := d.sellQty
 	if sd := minDec(d.sellQty, d.buyQty); sd.Sign() > 0 {
 		b.sameDay(sd)
