@@ -60,7 +60,7 @@ func TestFormatRoundTripsEveryFixture(t *testing.T) {
 }
 
 func TestFormatRoundTripsRandomLedgers(t *testing.T) {
-	rng := rand.New(rand.NewPCG(1, 2))
+	rng := newRand()
 	for range 200 {
 		want := randomLedger(rng, 50)
 		got, err := Parse("", []byte(FormatAll(want)))
@@ -121,3 +121,5 @@ func randomLedger(rng *rand.Rand, n int) []model.Transaction {
 }
 
 func itoa(n int) string { return strconv.Itoa(n) }
+
+func newRand() *rand.Rand { return rand.New(rand.NewPCG(1, 2)) }

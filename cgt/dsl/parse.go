@@ -29,7 +29,7 @@ func Parse(file string, src []byte) ([]model.Transaction, error) {
 		return nil, err
 	}
 	p := parser{file: file, tickers: make(map[string]string), numbers: new(numberCache)}
-	txns := make([]model.Transaction, 0, bytes.Count(src, []byte{'\n'})+1)
+	txns := make([]model.Transaction, 0, capacityFor(src))
 	for pos := 0; pos < len(src); {
 		line, next, tooLong := splitLine(src, pos)
 		p.startLine(line)
@@ -47,6 +47,16 @@ func Parse(file string, src []byte) ([]model.Transaction, error) {
 		pos = next
 	}
 	return txns, nil
+}
+
+// minLineBytes is the length of the shortest possible transaction line with its line end
+// ("2024-01-01 BUY A 1 @ 2\n").
+const minLineBytes = 23
+
+// capacityFor estimates how many transactions src holds: its line count, but never more than
+// could fit, so that a file of blank lines cannot make Parse reserve gigabytes.
+func capacityFor(src []byte) int {
+	return min(bytes.Count(src, []byte{'\n'})+1, len(src)/minLineBytes+1)
 }
 
 // splitLine returns the line that starts at pos (without its '\n') and where the next line
