@@ -1,0 +1,62 @@
+// @ts-check
+import { defineConfig } from 'astro/config';
+import starlight from '@astrojs/starlight';
+import starlightLinksValidator from 'starlight-links-validator';
+
+// The command pages (src/content/docs/commands/*.md), the guides generated from docs/
+// and every file in public/ are written by `cgt gen`; everything else here is hand-written.
+export default defineConfig({
+  // Pages are served as /path/ (directory index), which the sidebar and the links use.
+  trailingSlash: 'ignore',
+  telemetry: false,
+  integrations: [
+    starlight({
+      title: 'cgt',
+      description:
+        'UK Capital Gains Tax on shares and funds, for people filing Self Assessment and for the AI agents helping them.',
+      // `npm run build` fails on a broken internal link or a link to a missing heading.
+      plugins: [starlightLinksValidator({ errorOnFallbackPages: false })],
+      lastUpdated: false,
+      pagination: true,
+      sidebar: [
+        {
+          label: 'Start',
+          items: [
+            { label: 'Overview', slug: 'index' },
+            { label: 'Quickstart', slug: 'quickstart' },
+          ],
+        },
+        {
+          label: 'Guides',
+          items: [
+            { label: 'Ledger syntax', slug: 'guides/ledger-syntax' },
+            { label: 'Tax rules', slug: 'guides/tax-rules' },
+            { label: 'Worked example: ledger to SA108', slug: 'guides/worked-example' },
+            { label: 'Agent guide', slug: 'guides/agent-guide' },
+            { label: 'MCP setup', slug: 'guides/mcp-setup' },
+            { label: 'tool-cli', slug: 'guides/tool-cli' },
+          ],
+        },
+        {
+          label: 'Reference',
+          items: [
+            {
+              label: 'Commands',
+              autogenerate: { directory: 'commands' },
+            },
+            { label: 'Results and error codes', slug: 'reference/results-and-errors' },
+          ],
+        },
+        {
+          label: 'Contract files',
+          items: [
+            { label: 'tools.json', link: '/tools.json', attrs: { 'data-contract': 'tools.json' } },
+            { label: 'openapi.json', link: '/openapi.json', attrs: { 'data-contract': 'openapi.json' } },
+            { label: 'llms.txt', link: '/llms.txt', attrs: { 'data-contract': 'llms.txt' } },
+            { label: 'llms-full.txt', link: '/llms-full.txt', attrs: { 'data-contract': 'llms-full.txt' } },
+          ],
+        },
+      ],
+    }),
+  ],
+});
