@@ -4,7 +4,6 @@ import (
 	"archive/zip"
 	"bytes"
 	"fmt"
-	"sort"
 	"strings"
 	"time"
 
@@ -33,7 +32,6 @@ func SkillFiles(c *catalog.Catalog, reg *registry.Registry) map[string][]byte {
 // modification times, so the archive is the same bytes on every build.
 func Skills(files map[string][]byte) ([]byte, error) {
 	names := sortedKeys(files)
-	sort.Strings(names)
 	var buf bytes.Buffer
 	zw := zip.NewWriter(&buf)
 	for _, name := range names {
