@@ -24,6 +24,8 @@ func newFactory() *cli.Factory {
 		},
 		Builtins: []cli.Builtin{
 			mcp.Builtin(mcp.Program{Version: version, NewRegistry: commands.NewRegistry}),
+			serveBuiltin(),
+			toolBuiltin(),
 			genBuiltin(),
 			cli.CompletionBuiltin(),
 			cli.CompleteBuiltin(),

@@ -30,6 +30,14 @@ func sharedFixtures(t *testing.T) string {
 // runCLI runs cgt in-process with fake streams.
 func runCLI(t *testing.T, args ...string) (stdout, stderr string, code int) {
 	t.Helper()
+	return runInProcess(args...)
+}
+
+func runCLIBench(path, format string) (stdout, stderr string, code int) {
+	return runInProcess("report.calculate", path, "--output", format)
+}
+
+func runInProcess(args ...string) (stdout, stderr string, code int) {
 	var out, errb bytes.Buffer
 	f := newFactory()
 	f.Stdin, f.Stdout, f.Stderr = strings.NewReader(""), &out, &errb

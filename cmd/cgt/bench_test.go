@@ -1,0 +1,101 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+)
+
+var (
+	buildOnce sync.Once
+	binDir    string
+	buildErr  error
+)
+
+// builtBinaries compiles cgt and a hello-world program once, for start-up comparisons.
+func builtBinaries(b *testing.B) (cgt, hello string) {
+	buildOnce.Do(func() {
+		binDir, buildErr = os.MkdirTemp("", "cgt-bench-")
+		if buildErr != nil {
+			return
+		}
+		if out, err := exec.Command("go", "build", "-o", filepath.Join(binDir, "cgt"), ".").CombinedOutput(); err != nil {
+			buildErr = fmt.Errorf("%v: %s", err, out)
+			return
+		}
+		src := filepath.Join(binDir, "hello.go")
+		_ = os.WriteFile(src, []byte("package main\n\nimport \"fmt\"\n\nfunc main() { fmt.Println(\"hello\") }\n"), 0o644)
+		if out, err := exec.Command("go", "build", "-o", filepath.Join(binDir, "hello"), src).CombinedOutput(); err != nil {
+			buildErr = fmt.Errorf("%v: %s", err, out)
+		}
+	})
+	if buildErr != nil {
+		b.Fatal(buildErr)
+	}
+	return filepath.Join(binDir, "cgt"), filepath.Join(binDir, "hello")
+}
+
+// BenchmarkStartup compares a whole `cgt fx.rate USD 2024 3` process with a hello-world Go
+// process; the ratio of the two ns/op is the start-up cost of cgt.
+func BenchmarkStartup(b *testing.B) {
+	cgt, hello := builtBinaries(b)
+	b.Run("hello_world", func(b *testing.B) {
+		for i := 0; i < b.N; i++ {
+			if err := exec.Command(hello).Run(); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("cgt_fx_rate", func(b *testing.B) {
+		for i := 0; i < b.N; i++ {
+			if err := exec.Command(cgt, "fx.rate", "USD", "2024", "3").Run(); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}
+
+// ledgerWithDisposals builds a GBP ledger with n disposals spread over tickers and years.
+func ledgerWithDisposals(n int) string {
+	var sb strings.Builder
+	for i := 0; i < n; i++ {
+		t := fmt.Sprintf("T%03d", i%40)
+		y := 2016 + (i/40)%8
+		fmt.Fprintf(&sb, "%d-05-%02d BUY %s 100 @ %d.25 FEES 5\n", y, 1+i%20, t, 10+i%7)
+		fmt.Fprintf(&sb, "%d-09-%02d SELL %s 60 @ %d.75 FEES 5\n", y, 1+i%20, t, 9+i%9)
+	}
+	return sb.String()
+}
+
+// BenchmarkOutputSize reports the bytes of a 200-disposal report in each output format and
+// the schema rendering as a share of the JSON envelope.
+func BenchmarkOutputSize(b *testing.B) {
+	dir := b.TempDir()
+	path := filepath.Join(dir, "ledger.cgt")
+	if err := os.WriteFile(path, []byte(ledgerWithDisposals(200)), 0o644); err != nil {
+		b.Fatal(err)
+	}
+	sizes := map[string]int{}
+	for _, format := range []string{"json", "compact", "schema", "records"} {
+		b.Run(format, func(b *testing.B) {
+			var out string
+			for i := 0; i < b.N; i++ {
+				var code int
+				out, _, code = runCLIBench(path, format)
+				if code != 0 {
+					b.Fatalf("exit %d: %.300s", code, out)
+				}
+			}
+			sizes[format] = len(out)
+			b.ReportMetric(float64(len(out)), "bytes")
+		})
+	}
+	if sizes["json"] > 0 {
+		b.ReportMetric(100*float64(sizes["schema"])/float64(sizes["json"]), "schema_%_of_json")
+		b.ReportMetric(100*float64(sizes["compact"])/float64(sizes["json"]), "compact_%_of_json")
+	}
+}

@@ -1,0 +1,69 @@
+package main
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/cgt-tools/cgt/cli"
+	"github.com/cgt-tools/cgt/commands"
+	"github.com/cgt-tools/cgt/mcp"
+	"github.com/cgt-tools/cgt/toolcli"
+)
+
+// serveBuiltin is `cgt serve`: the tool-cli JSON-RPC server with cgt's commands as the "cgt"
+// server (through an in-process MCP server, so they look exactly as they do over MCP) plus any
+// MCP servers named with --mcp-config. --root DIR (repeatable) lets tools read ledger files
+// there, as with `cgt mcp`.
+func serveBuiltin() cli.Builtin {
+	return cli.Builtin{
+		Name:    "serve",
+		Summary: "tool-cli JSON-RPC server on 127.0.0.1 for shell agents (cgt plus bridged MCP servers)",
+		Run: func(f *cli.Factory, args []string) int {
+			roots, rest, err := takeRoots(args)
+			if err != nil {
+				fmt.Fprintln(f.Stderr, "Error:", err)
+				return cli.ExitUsage
+			}
+			s, err := mcp.New(commands.NewRegistry, mcp.Options{Version: version, Roots: roots})
+			if err != nil {
+				fmt.Fprintln(f.Stderr, "Error:", err)
+				return cli.ExitError
+			}
+			builtins := map[string]toolcli.ProviderFactory{"cgt": toolcli.InProcessProvider(s)}
+			return toolcli.ServeMain(context.Background(), rest, f.Stdout, f.Stderr, builtins)
+		},
+	}
+}
+
+// toolBuiltin is `cgt tool`: the tool-cli client (the same as the tool-cli program).
+func toolBuiltin() cli.Builtin {
+	return cli.Builtin{
+		Name:    "tool",
+		Summary: "tool-cli client: list servers, tools, a tool's schema, or call it (cgt tool cgt get_fx_rate '{...}')",
+		Run: func(f *cli.Factory, args []string) int {
+			return toolcli.RunClient("cgt tool", args, f.Stdout, f.Stderr, f.Getenv)
+		},
+	}
+}
+
+// takeRoots removes --root DIR / --root=DIR words (before any "--") and returns them.
+func takeRoots(args []string) (roots, rest []string, err error) {
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case a == "--":
+			return roots, append(rest, args[i:]...), nil
+		case a == "--root":
+			if i+1 >= len(args) {
+				return nil, nil, fmt.Errorf("--root needs a directory")
+			}
+			roots = append(roots, args[i+1])
+			i++
+		case len(a) > 7 && a[:7] == "--root=":
+			roots = append(roots, a[7:])
+		default:
+			rest = append(rest, a)
+		}
+	}
+	return roots, rest, nil
+}
