@@ -8,6 +8,7 @@ import (
 	"github.com/cgt-tools/cgt/cgt/engine"
 	"github.com/cgt-tools/cgt/cgt/model"
 	"github.com/cgt-tools/cgt/envelope"
+	"github.com/cgt-tools/cgt/records"
 	"github.com/cgt-tools/cgt/registry"
 )
 
@@ -22,8 +23,9 @@ type MatchingExplainArgs struct {
 
 // MatchingExplainResult explains one disposal.
 type MatchingExplainResult struct {
-	Period      string          `json:"period" jsonschema_description:"Tax year of the disposal, YYYY/YY."`
-	Disposal    engine.Disposal `json:"disposal" jsonschema_description:"The disposal with its match legs, each with the rule, statutory reference, quantities, cost arithmetic and (for pool legs) the pool before and after."`
+	_           struct{}        `record:"kind=explanation"`
+	Period      string          `json:"period" record:"period" jsonschema_description:"Tax year of the disposal, YYYY/YY."`
+	Disposal    engine.Disposal `json:"disposal" record:"rows=disposal" jsonschema_description:"The disposal with its match legs, each with the rule, statutory reference, quantities, cost arithmetic and (for pool legs) the pool before and after."`
 	Explanation []string        `json:"explanation" jsonschema_description:"The identification as readable steps, rule by rule, ending with the gain."`
 }
 
@@ -74,19 +76,21 @@ func matchingExplain(_ context.Context, deps *registry.Deps, a MatchingExplainAr
 }
 
 func explain(period string, d engine.Disposal) MatchingExplainResult {
-	lines := []string{fmt.Sprintf("Disposal of %s %s on %s (tax year %s): proceeds £%s, sale fees £%s.",
-		d.Quantity.String(), d.Ticker, d.Date, period, d.Proceeds, d.SaleFees)}
+	lines := []string{fmt.Sprintf("Disposal of %s %s on %s (tax year %s): proceeds %s, sale fees %s.",
+		d.Quantity.String(), d.Ticker, d.Date, period, pounds(d.Proceeds), pounds(d.SaleFees))}
 	for i := range d.Matches {
 		m := &d.Matches[i]
 		m.Steps = m.Explain()
-		lines = append(lines, fmt.Sprintf("%d. %s (%s): %s shares, cost £%s, gain £%s.", i+1, ruleName(m.Rule), m.Reference, m.Quantity.String(), m.Cost, m.Gain))
+		lines = append(lines, fmt.Sprintf("%d. %s (%s): %s shares, cost %s, gain %s.", i+1, ruleName(m.Rule), m.Reference, m.Quantity.String(), pounds(m.Cost), pounds(m.Gain)))
 		for _, s := range m.Steps {
 			lines = append(lines, "   "+s)
 		}
 	}
-	lines = append(lines, fmt.Sprintf("Allowable cost £%s (identified cost £%s + sale fees £%s); gain £%s.", d.AllowableCost, d.IdentifiedCost, d.SaleFees, d.Gain))
+	lines = append(lines, fmt.Sprintf("Allowable cost %s (identified cost %s + sale fees %s), gain %s.", pounds(d.AllowableCost), pounds(d.IdentifiedCost), pounds(d.SaleFees), pounds(d.Gain)))
 	return MatchingExplainResult{Period: period, Disposal: d, Explanation: lines}
 }
+
+func pounds(m model.Money) string { return records.Pounds(m.String()) }
 
 func ruleName(rule string) string {
 	switch rule {

@@ -12,7 +12,7 @@ import (
 //
 //	record:"kind=NAME"   on a blank field `_ struct{}` of the top-level result: its scalar
 //	                      fields form one record of that kind
-//	record:"rows=KIND"    on a slice of structs: each element is a record of that kind
+//	record:"rows=KIND"    on a slice of structs (or one struct): each element is a record of that kind
 //	record:"entity"       the field that names the row's subject (a ticker, a currency)
 //	record:"period"       the tax year or month the row belongs to
 //	record:"timestamp"    the row's date
@@ -35,13 +35,12 @@ func From(v any) []Record {
 	if rv.Kind() != reflect.Struct {
 		return nil
 	}
-	var out []Record
 	kind := topKind(rv.Type())
-	if kind != "" {
-		out = append(out, makeRecord(rv, kind, Record{}, 0))
+	if kind == "" {
+		return childRows(rv, Record{}, 0)
 	}
-	out = append(out, childRows(rv, Record{}, 0)...)
-	return out
+	top := makeRecord(rv, kind, Record{}, 0)
+	return append([]Record{top}, childRows(rv, top, 1)...)
 }
 
 func topKind(t reflect.Type) string {
@@ -61,14 +60,32 @@ func childRows(rv reflect.Value, parent Record, depth int) []Record {
 		if !ok {
 			continue
 		}
-		for i := 0; i < f.val.Len(); i++ {
-			el := indirect(f.val.Index(i))
-			if el.Kind() != reflect.Struct {
-				continue
-			}
+		for _, el := range rowValues(f.val) {
 			rec := makeRecord(el, kind, parent, depth)
 			out = append(out, rec)
 			out = append(out, childRows(el, rec, depth+1)...)
+		}
+	}
+	return out
+}
+
+// rowValues lists the structs a rows= field holds: the elements of a slice, or the field
+// itself when it is a single struct.
+func rowValues(v reflect.Value) []reflect.Value {
+	v = indirect(v)
+	if !v.IsValid() {
+		return nil
+	}
+	if v.Kind() == reflect.Struct {
+		return []reflect.Value{v}
+	}
+	if v.Kind() != reflect.Slice && v.Kind() != reflect.Array {
+		return nil
+	}
+	var out []reflect.Value
+	for i := 0; i < v.Len(); i++ {
+		if el := indirect(v.Index(i)); el.IsValid() && el.Kind() == reflect.Struct {
+			out = append(out, el)
 		}
 	}
 	return out
@@ -306,7 +323,10 @@ func collectFieldNames(t reflect.Type, prefix string, top bool, out *[]string, s
 		switch {
 		case !sf.IsExported() || name == "-" || tag == "-":
 		case strings.HasPrefix(tag, "rows="):
-			collectFieldNames(indirectType(ft.Elem()), "", false, out, seen)
+			if ft.Kind() == reflect.Slice {
+				ft = indirectType(ft.Elem())
+			}
+			collectFieldNames(ft, "", false, out, seen)
 		case tag != "" || top && !hasKind:
 		case ft.Kind() == reflect.Struct && !isScalarType(ft):
 			collectFieldNames(ft, prefix+name+".", false, out, seen)
