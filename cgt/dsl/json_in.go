@@ -126,12 +126,13 @@ var fieldsOf = map[model.Action]struct{ required, optional []string }{
 type jsonItem struct {
 	file   string
 	index  int
+	raw    json.RawMessage
 	fields map[string]json.RawMessage
 	action model.Action
 }
 
 func parseJSONItem(file string, index int, raw json.RawMessage) (model.Transaction, *model.Error) {
-	j := jsonItem{file: file, index: index}
+	j := jsonItem{file: file, index: index, raw: raw}
 	var t model.Transaction
 	if first := firstByte(raw); first != '{' {
 		return t, j.fail(model.CodeParse, "", string(raw),
@@ -162,6 +163,9 @@ func parseJSONItem(file string, index int, raw json.RawMessage) (model.Transacti
 
 // fail builds an error about one field (or the whole object when field is empty).
 func (j *jsonItem) fail(code, field, value, msg, hint string) *model.Error {
+	if value == "" {
+		value = string(j.raw) // a missing field: quote the object it is missing from
+	}
 	where := fmt.Sprintf("transactions[%d]", j.index)
 	if field != "" {
 		where += "." + field
@@ -216,8 +220,8 @@ func (j *jsonItem) str(field, what string) (string, *model.Error) {
 	if !ok {
 		return "", j.fail(model.CodeParse, field, "", fmt.Sprintf("%q is missing", field), "give "+what)
 	}
-	var s string
-	if firstByte(raw) != '"' || json.Unmarshal(raw, &s) != nil {
+	s, ok := jsonString(raw)
+	if !ok {
 		return "", j.fail(model.CodeParse, field, string(raw),
 			fmt.Sprintf("%q must be a string, found %s", field, jsonKind(raw)), "give "+what)
 	}
@@ -341,8 +345,7 @@ func (j *jsonItem) decimal(field string, rule valueRule) (decimal.Decimal, *mode
 func (j *jsonItem) numberText(field string, raw json.RawMessage, what string) (string, *model.Error) {
 	switch c := firstByte(raw); {
 	case c == '"':
-		var s string
-		if json.Unmarshal(raw, &s) == nil {
+		if s, ok := jsonString(raw); ok {
 			return s, nil
 		}
 	case c == '-' || isDigit(c):
@@ -415,8 +418,8 @@ func (j *jsonItem) money(field string, rule valueRule, absentCurrency string) (m
 const moneyHint = `write an amount as a string in GBP ("150.00") or as {"amount": "150.00", "currency": "USD"}`
 
 func (j *jsonItem) currency(field string, raw json.RawMessage) (string, *model.Error) {
-	var s string
-	if firstByte(raw) != '"' || json.Unmarshal(raw, &s) != nil {
+	s, ok := jsonString(raw)
+	if !ok {
 		return "", j.fail(model.CodeParse, field, string(raw), fmt.Sprintf("%s.currency must be a string, found %s", field, jsonKind(raw)),
 			"give an ISO 4217 code such as \"USD\"")
 	}
@@ -426,6 +429,27 @@ func (j *jsonItem) currency(field string, raw json.RawMessage) (string, *model.E
 			"give an ISO 4217 code such as \"GBP\", \"USD\" or \"EUR\"")
 	}
 	return code, nil
+}
+
+// jsonString decodes a JSON string value. Plain ASCII strings without escapes (every date,
+// action, ticker and number in practice) are sliced out directly rather than decoded.
+func jsonString(raw json.RawMessage) (string, bool) {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) < 2 || raw[0] != '"' || raw[len(raw)-1] != '"' {
+		return "", false
+	}
+	plain := true
+	for _, c := range raw[1 : len(raw)-1] {
+		if c < 0x20 || c >= 0x80 || c == '"' || c == '\\' {
+			plain = false
+			break
+		}
+	}
+	if plain {
+		return string(raw[1 : len(raw)-1]), true
+	}
+	var s string
+	return s, json.Unmarshal(raw, &s) == nil
 }
 
 func sortedKeys(m map[string]json.RawMessage) []string {

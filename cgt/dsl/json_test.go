@@ -54,7 +54,7 @@ func TestParseJSONErrors(t *testing.T) {
 		msg   string
 	}{
 		{"unknown_key", `{` + buy + `, "price": "1", "qty": 3}`, model.CodeParse, "qty", "qty", `unknown key "qty"`},
-		{"missing_price", `{` + buy + `}`, model.CodeParse, "price", "", `"price" is missing`},
+		{"missing_price", `{` + buy + `}`, model.CodeParse, "price", clip(`{` + buy + `}`), `"price" is missing`},
 		{"field_for_another_action", `{` + buy + `, "price": "1", "total": "5"}`, model.CodeParse, "total", `"5"`, "does not apply to BUY"},
 		{"null_money", `{` + buy + `, "price": null}`, model.CodeParse, "price", "null", "must not be null"},
 		{"null_fees", `{` + buy + `, "price": "1", "fees": null}`, model.CodeParse, "fees", "null", "must not be null"},

@@ -106,7 +106,7 @@ func (p *parser) capReturn(t *model.Transaction) (err *model.Error) {
 
 // split reads "RATIO R" for SPLIT and UNSPLIT.
 func (p *parser) split(t *model.Transaction) (err *model.Error) {
-	if err = p.keyword("RATIO", "the ticker", "write "+string(t.Action)+" TICKER RATIO R"); err != nil {
+	if err = p.keyword("RATIO", "the ticker", "write SPLIT TICKER RATIO R, or UNSPLIT TICKER RATIO R for a consolidation"); err != nil {
 		return err
 	}
 	rule := ratioRule

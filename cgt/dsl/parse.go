@@ -196,10 +196,14 @@ func (p *parser) peek() token {
 	return tok
 }
 
-// fail builds an error at a byte offset of the current line.
+// fail builds an error at a byte offset of the current line. When nothing was found (a field
+// is missing) the value quoted is the incomplete line itself.
 func (p *parser) fail(code string, off int, value, msg, hint string) *model.Error {
 	if off > len(p.line) {
 		off = len(p.line)
+	}
+	if value == "" {
+		value = string(bytes.TrimSpace(p.line))
 	}
 	return &model.Error{
 		Code:     code,

@@ -159,12 +159,12 @@ func TestParseErrors(t *testing.T) {
 		{"unknown_kind_suggests_nearest", "2024-01-01 BYU AAPL 1 @ 2", model.CodeParse, 1, 12, "BYU", `unknown transaction kind "BYU"`},
 		{"unknown_kind_synonym", "2024-01-01 SOLD AAPL 1 @ 2", model.CodeParse, 1, 12, "SOLD", "unknown transaction kind"},
 		{"kind_after_ticker", "2024-01-01 AAPL BUY 1 @ 2", model.CodeParse, 1, 12, "AAPL", "the kind BUY follows it"},
-		{"missing_kind", "2024-01-01", model.CodeParse, 1, 11, "", "expected a transaction kind"},
+		{"missing_kind", "2024-01-01", model.CodeParse, 1, 11, "2024-01-01", "expected a transaction kind"},
 		{"bad_date_form", "20/06/2024 BUY A 1 @ 2", model.CodeParse, 1, 1, "20/06/2024", "expected a date YYYY-MM-DD"},
 		{"no_date", "BUY A 1 @ 2", model.CodeParse, 1, 1, "BUY", "instead of a date"},
 		{"date_not_real", "2024-02-30 BUY A 1 @ 2", model.CodeValidation, 1, 1, "2024-02-30", "not a real calendar date"},
 		{"missing_at", "2024-01-01 BUY AAPL 100 150.00", model.CodeParse, 1, 25, "150.00", `expected '@' after quantity, found "150.00"`},
-		{"missing_price", "2024-01-01 BUY AAPL 100 @", model.CodeParse, 1, 26, "", "expected the price, found end of line"},
+		{"missing_price", "2024-01-01 BUY AAPL 100 @", model.CodeParse, 1, 26, "2024-01-01 BUY AAPL 100 @", "expected the price, found end of line"},
 		{"missing_ticker", "2024-01-01 BUY @ 2", model.CodeParse, 1, 16, "@", "expected a ticker after BUY"},
 		{"missing_quantity", "2024-01-01 BUY AAPL @ 2", model.CodeParse, 1, 21, "@", "expected the quantity"},
 		{"bad_ticker_character", "2024-01-01 BUY AA$PL 1 @ 2", model.CodeParse, 1, 18, "AA$PL", "not allowed"},
@@ -213,6 +213,9 @@ func TestParseErrors(t *testing.T) {
 			}
 			if !strings.Contains(e.Message, tt.msg) {
 				t.Errorf("message %q lacks %q", e.Message, tt.msg)
+			}
+			if e.Value == "" {
+				t.Error("no value")
 			}
 			checkAdvice(t, e)
 		})
