@@ -4,10 +4,8 @@ package docs
 
 import "embed"
 
-// FS holds every file in this directory. Front ends read the Markdown documents by name, e.g.
+// FS holds the Markdown documents of this directory. Front ends read them by name, e.g.
 // fs.ReadFile(docs.FS, "tax-rules.md").
 //
-// The pattern is "*" rather than "*.md" so the package builds before the documents exist.
-//
-//go:embed *
+//go:embed *.md
 var FS embed.FS

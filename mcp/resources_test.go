@@ -4,12 +4,15 @@ import (
 	"context"
 	"encoding/json"
 	"io/fs"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
 	mcpgo "github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/cgt-tools/cgt/docs"
+	"github.com/cgt-tools/cgt/gen"
 )
 
 func readResource(t *testing.T, c interface {
@@ -80,6 +83,13 @@ func TestCatalogIsAResource(t *testing.T) {
 	}
 	if cat.Name != "cgt" || len(cat.Commands) != len(testRegistry(t).Commands()) {
 		t.Errorf("catalog %q has %d commands", cat.Name, len(cat.Commands))
+	}
+	committed, err := os.ReadFile(filepath.Join(repoRoot(t), "tools.json"))
+	if err != nil {
+		skipOrFail(t, "tools.json is not generated yet: %v", err)
+	}
+	if got.Text != string(committed) {
+		t.Errorf("the catalog resource differs from tools.json (%d bytes, want %d); if tools.json is stale, run %s", len(got.Text), len(committed), gen.FixCommand)
 	}
 }
 

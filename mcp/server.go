@@ -12,6 +12,7 @@ import (
 
 	"github.com/cgt-tools/cgt/catalog"
 	"github.com/cgt-tools/cgt/envelope"
+	"github.com/cgt-tools/cgt/gen"
 	"github.com/cgt-tools/cgt/registry"
 )
 
@@ -39,27 +40,18 @@ func New(newRegistry NewRegistryFunc, opts Options) (*server.MCPServer, error) {
 	if err != nil {
 		return nil, err
 	}
-	cat := catalog.Build(reg, CatalogInfo(opts.Version))
+	cat := gen.Catalog(reg)
 	tools, err := CatalogTools(cat)
 	if err != nil {
 		return nil, err
 	}
-	catJSON, err := marshalJSON(cat)
+	catJSON, err := gen.Tools(cat) // byte for byte the committed tools.json
 	if err != nil {
 		return nil, err
 	}
 	s := newMCPServer("cgt", opts.Version, instructions(roots), tools, registryRunner{reg})
 	addResources(s, cgtResources(catJSON))
 	return s, nil
-}
-
-// CatalogInfo is the product description cgt's catalog carries when the server builds it.
-func CatalogInfo(version string) catalog.Info {
-	return catalog.Info{
-		Name:        "cgt",
-		Version:     version,
-		Description: "UK Capital Gains Tax on shares and funds: HMRC share identification (same day, 30 days, Section 104), tax-year figures for Self Assessment, HMRC monthly exchange rates.",
-	}
 }
 
 // CatalogTools turns catalog commands into tools: MCP names, the description with the
