@@ -52,7 +52,7 @@ func appendTransaction(b []byte, t model.Transaction) []byte {
 
 func appendNumber(b []byte, before string, d decimal.Decimal) []byte {
 	b = append(b, before...)
-	return append(b, exactString(d)...)
+	return appendExact(b, d)
 }
 
 func appendAmount(b []byte, before string, a model.Amount) []byte {

@@ -1,6 +1,7 @@
 package dsl
 
 import (
+	"github.com/shopspring/decimal"
 	"math/rand/v2"
 	"strconv"
 	"strings"
@@ -123,3 +124,32 @@ func randomLedger(rng *rand.Rand, n int) []model.Transaction {
 func itoa(n int) string { return strconv.Itoa(n) }
 
 func newRand() *rand.Rand { return rand.New(rand.NewPCG(1, 2)) }
+
+func TestExactStringKeepsTheScale(t *testing.T) {
+	tests := []struct {
+		d    decimal.Decimal
+		want string
+	}{
+		{dec("150.00"), "150.00"},
+		{dec("0.0001"), "0.0001"},
+		{dec("0.10"), "0.10"},
+		{decimal.Decimal{}, "0"},
+		{dec("0.00"), "0.00"},
+		{dec("-3.5"), "-3.5"},
+		{decimal.New(5, 2), "500"},
+		{decimal.New(0, 3), "0"},
+		{dec("1234567890.123456789012"), "1234567890.123456789012"},
+		{dec("12345678901234567890"), "12345678901234567890"},
+		{dec("0.000000000000000000001"), "0.000000000000000000001"},
+		{dec("999999999999999999"), "999999999999999999"},
+		{dec("-99999999999999999.9"), "-99999999999999999.9"},
+	}
+	for _, tt := range tests {
+		if got := exactString(tt.d); got != tt.want {
+			t.Errorf("exactString(%v) = %q, want %q", tt.d, got, tt.want)
+		}
+		if fixed := tt.d.StringFixed(max(0, -tt.d.Exponent())); fixed != tt.want && !tt.d.IsZero() {
+			t.Errorf("StringFixed disagrees: %q", fixed)
+		}
+	}
+}

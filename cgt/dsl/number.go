@@ -2,6 +2,7 @@ package dsl
 
 import (
 	"bytes"
+	"strconv"
 	"strings"
 
 	"github.com/shopspring/decimal"
@@ -192,10 +193,49 @@ func fixBarePoint(s string) string {
 // exactString writes a decimal at the scale it was given ("150.00" stays "150.00"), without
 // depending on decimal's package-level formatting settings.
 func exactString(d decimal.Decimal) string {
-	if e := d.Exponent(); e < 0 {
-		return d.StringFixed(-e)
+	var buf [32]byte
+	return string(appendExact(buf[:0], d))
+}
+
+// appendExact appends the exact form of d. Coefficients of up to 18 digits (every real
+// quantity and price) are written from an int64 without the allocations of StringFixed.
+func appendExact(b []byte, d decimal.Decimal) []byte {
+	e := d.Exponent()
+	if d.NumDigits() > 18 || e < -18 || e > 18 {
+		if e < 0 {
+			return append(b, d.StringFixed(-e)...)
+		}
+		return append(b, d.StringFixed(0)...)
 	}
-	return d.StringFixed(0)
+	coef := d.CoefficientInt64()
+	if coef < 0 {
+		b = append(b, '-')
+		coef = -coef
+	}
+	var digits [20]byte
+	ds := strconv.AppendInt(digits[:0], coef, 10)
+	if coef == 0 {
+		ds = ds[:1]
+	}
+	switch {
+	case e >= 0:
+		b = append(b, ds...)
+		if coef != 0 {
+			for range e {
+				b = append(b, '0')
+			}
+		}
+	case len(ds) > int(-e):
+		point := len(ds) + int(e)
+		b = append(append(append(b, ds[:point]...), '.'), ds[point:]...)
+	default:
+		b = append(b, '0', '.')
+		for range int(-e) - len(ds) {
+			b = append(b, '0')
+		}
+		b = append(b, ds...)
+	}
+	return b
 }
 
 // normalString writes a decimal without trailing fractional zeros ("150.00" -> "150"), so
