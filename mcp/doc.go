@@ -1,0 +1,57 @@
+// Package mcp serves cgt to AI agents over the Model Context Protocol on stdio (`cgt mcp`,
+// or the stand-alone `cgt-mcp` binary), using github.com/mark3labs/mcp-go.
+//
+// Everything comes from the catalog: each command is a tool named by its MCP name
+// (calculate_report, get_fx_rate, ...) with the catalog's input and output schemas and all four
+// annotations derived from its side-effect label. There is no per-tool code: one generic
+// handler runs every call through registry.Execute and returns the result envelope
+// {ok, data, error, warnings} unchanged, both as structuredContent and as JSON text, with
+// isError set when ok is false. A failure the model can fix (a missing argument, a ledger line
+// that does not parse) is such a result, carrying the error's code, message, hint, examples
+// and context (line, value); protocol faults are JSON-RPC errors: -32700 malformed JSON,
+// -32600 invalid request (including a message over 8 MiB), -32601 unknown method, -32602
+// unknown tool.
+//
+// Resources: cgt://docs/tax-rules and cgt://docs/dsl-syntax (text/markdown, from docs/), and
+// cgt://catalog/tools.json (the generated catalog, byte for byte).
+//
+// # File access
+//
+// Ledgers are normally passed inline (cgt_content or transactions). A `path` argument is
+// honoured only inside the directories given with --root DIR; paths are cleaned and symlinks
+// resolved before the check, so neither `..` nor a link can leave a root. Anything else is a
+// permission_denied result that names the alternatives. Standard input is never a ledger: it
+// carries the protocol.
+//
+// # Lifecycle
+//
+// The server exits with status 0 when stdin closes (after answering every request already
+// received), on SIGTERM, SIGINT or SIGHUP, and when the process that started it dies. Only
+// JSON-RPC is written to stdout; logs go to stderr. It reads no environment variables.
+//
+// # Configuration
+//
+// Claude Code:
+//
+//	claude mcp add cgt -- cgt mcp --root ~/tax
+//
+// Claude Desktop (claude_desktop_config.json):
+//
+//	{"mcpServers": {"cgt": {"command": "cgt", "args": ["mcp", "--root", "/Users/me/tax"]}}}
+//
+// VS Code (.vscode/mcp.json):
+//
+//	{"servers": {"cgt": {"type": "stdio", "command": "cgt", "args": ["mcp", "--root", "${workspaceFolder}"]}}}
+//
+// MCP Inspector:
+//
+//	npx @modelcontextprotocol/inspector cgt mcp --root ~/tax
+//
+// # Other programs' catalogs
+//
+// `cgt mcp --catalog tools.json --exec PROGRAM [--allow LABEL]...` serves any
+// Finance-CLI-style catalog: each command becomes a tool (dots in names become underscores),
+// and each call runs `PROGRAM COMMAND key=value... --output json` and returns the envelope the
+// program prints, unchanged. Only commands labelled pure_calculation run unless --allow names
+// their label; others are refused with an error that says which --allow would enable them.
+package mcp
