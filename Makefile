@@ -2,7 +2,7 @@
 GO ?= go
 BIN := bin/cgt
 
-.PHONY: build test gen gen-check bench fuzz lint fx docs clean
+.PHONY: build test gen gen-check bench fuzz lint fx docs docs-test clean
 
 build:
 	$(GO) build -o $(BIN) ./cmd/cgt
@@ -38,6 +38,15 @@ lint:
 HMRC_DIR ?= ../shared/hmrc-rates/monthly
 fx:
 	$(GO) run ./cmd/fxgen -in $(HMRC_DIR) -out cgt/fx/rates.csv
+
+# The documentation site (docs-site/, Astro Starlight on Node.js 20): install pinned packages,
+# build with the broken-link check; docs-test also runs the headless-chromium browser test.
+NPM_CI := npm ci --no-audit --no-fund
+docs:
+	cd docs-site && $(NPM_CI) && npm run build
+
+docs-test: docs
+	cd docs-site && npm run test:browser
 
 clean:
 	rm -rf bin
