@@ -1,0 +1,78 @@
+package cli
+
+import (
+	"bytes"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/cgt-tools/cgt/envelope"
+)
+
+// Layer one: argv -> front-end options and the words left for the command's binder.
+func TestSplitOptions(t *testing.T) {
+	cases := []struct {
+		name string
+		argv []string
+		opts Options
+		rest []string
+	}{
+		{"defaults", []string{"a.cgt"}, Options{Output: "json"}, []string{"a.cgt"}},
+		{"anywhere", []string{"--output", "compact", "a.cgt", "year=2024", "--fields=gain,proceeds"},
+			Options{Output: "compact", Fields: []string{"gain", "proceeds"}}, []string{"a.cgt", "year=2024"}},
+		{"limits", []string{"-o", "schema", "--max-records", "5", "--max-chars=900", "x"},
+			Options{Output: "schema", MaxRecords: 5, MaxChars: 900}, []string{"x"}},
+		{"out_and_help", []string{"--out", "r.json", "--help"}, Options{Output: "json", Out: "r.json", Help: true}, nil},
+		{"command_flags_pass_through", []string{"--year", "2024", "--json", "{}"}, Options{Output: "json"}, []string{"--year", "2024", "--json", "{}"}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			opts, rest, err := splitOptions(tc.argv)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !reflect.DeepEqual(opts, tc.opts) || !reflect.DeepEqual(rest, tc.rest) {
+				t.Errorf("got %+v %q, want %+v %q", opts, rest, tc.opts, tc.rest)
+			}
+		})
+	}
+}
+
+func TestSplitOptionsErrors(t *testing.T) {
+	for _, argv := range [][]string{{"--output", "yaml"}, {"--output"}, {"--max-records", "-1"}, {"--max-chars", "many"}} {
+		if _, _, err := splitOptions(argv); err == nil || err.Code != envelope.UsageError {
+			t.Errorf("%v: want a usage error, got %v", argv, err)
+		}
+	}
+}
+
+// Layer two: a result -> what is printed, and the exit code.
+func TestEmitExitCodesAndFormats(t *testing.T) {
+	ok := envelope.Success(map[string]string{"a": "b"}, []string{"w"})
+	bad := envelope.Failure(envelope.New(envelope.ParseError, "line 2: nope", "fix it"), nil)
+	usage := envelope.Failure(envelope.New(envelope.UsageError, "unknown argument", ""), nil)
+	cases := []struct {
+		name   string
+		format string
+		res    envelope.Result
+		code   int
+		want   string
+	}{
+		{"json_ok", "json", ok, 0, `"warnings": [` + "\n" + `    "w"`},
+		{"json_error", "json", bad, 1, `"code": "parse_error"`},
+		{"compact_error", "compact", bad, 1, "error|parse_error|line 2: nope\n"},
+		{"compact_warning_kept", "compact", ok, 0, "warning|w\n"},
+		{"usage_exit_2", "json", usage, 2, `"usage_error"`},
+		{"text_error", "text", bad, 1, "hint: fix it"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			var out bytes.Buffer
+			f := &Factory{Stdout: &out, Stderr: &out}
+			code := emit(f, Options{Output: tc.format}, nil, tc.res)
+			if code != tc.code || !strings.Contains(out.String(), tc.want) {
+				t.Errorf("exit %d, output:\n%s\nwant exit %d containing %q", code, out.String(), tc.code, tc.want)
+			}
+		})
+	}
+}
