@@ -11,10 +11,8 @@ import (
 
 // HoldingsListArgs are the arguments of holdings.list.
 type HoldingsListArgs struct {
-	Path         []string         `json:"path,omitempty" jsonschema_description:"Ledger files to read (several are combined; - is standard input in the CLI). Give exactly one of path, cgt_content, transactions." cgt:"pos=0,alias=file,alias=files"`
-	CGTContent   string           `json:"cgt_content,omitempty" jsonschema_description:"Ledger text in cgt's line format, or a JSON array of transactions as text." cgt:"alias=content"`
-	Transactions []map[string]any `json:"transactions,omitempty" jsonschema_description:"Transactions as JSON objects {date, action, ticker, quantity, price, fees, total, tax, ratio}; money as a GBP string or {amount, currency}."`
-	Date         string           `json:"date,omitempty" jsonschema:"format=date" jsonschema_description:"Show the pools at the end of this day, YYYY-MM-DD. Omit for after the last transaction." cgt:"alias=as_of"`
+	LedgerArgs
+	Date string `json:"date,omitempty" jsonschema:"format=date" jsonschema_description:"Show the pools at the end of this day, YYYY-MM-DD. Omit for after the last transaction." cgt:"alias=as_of"`
 }
 
 // HoldingsListResult is the Section 104 pools at a date.
@@ -45,7 +43,7 @@ var HoldingsList = registry.NewCommand(registry.Meta{
 }, holdingsList)
 
 func holdingsList(_ context.Context, deps *registry.Deps, a HoldingsListArgs) (HoldingsListResult, []string, error) {
-	txns, warnings, err := readLedger(deps, ledgerInput{a.CGTContent, a.Transactions, a.Path})
+	txns, warnings, err := readLedger(deps, a.ledger())
 	if err != nil {
 		return HoldingsListResult{}, warnings, err
 	}

@@ -14,8 +14,17 @@ import (
 // ledgerExample is a small valid ledger used in hints.
 const ledgerExample = "2024-04-01 BUY AAPL 100 @ 150.00 USD FEES 5.00 USD\n2024-06-20 SELL AAPL 50 @ 180.00 USD"
 
-// ledgerInput is the three ways a ledger-reading command receives its ledger. Each command
-// declares the fields itself (so it can choose positionals) and passes them here.
+// LedgerArgs are the arguments of every command that reads a ledger: exactly one of a path,
+// inline content or a transactions array.
+type LedgerArgs struct {
+	Path         []string         `json:"path,omitempty" jsonschema_description:"Ledger files to read (several are combined; - is standard input in the CLI). Give exactly one of path, cgt_content, transactions." cgt:"pos=0,alias=file,alias=files"`
+	CGTContent   string           `json:"cgt_content,omitempty" jsonschema_description:"Ledger text in cgt's line format, or a JSON array of transactions as text." cgt:"alias=content"`
+	Transactions []map[string]any `json:"transactions,omitempty" jsonschema_description:"Transactions as JSON objects {date, action, ticker, quantity, price, fees, total, tax, ratio}; money as a GBP string or {amount, currency}."`
+}
+
+func (a LedgerArgs) ledger() ledgerInput { return ledgerInput{a.CGTContent, a.Transactions, a.Path} }
+
+// ledgerInput is the three ways a ledger-reading command receives its ledger.
 type ledgerInput struct {
 	content      string
 	transactions []map[string]any

@@ -14,11 +14,9 @@ import (
 
 // MatchingExplainArgs are the arguments of matching.explain.
 type MatchingExplainArgs struct {
-	Path         []string         `json:"path,omitempty" jsonschema_description:"Ledger files to read (several are combined; - is standard input in the CLI). Give exactly one of path, cgt_content, transactions." cgt:"pos=0,alias=file,alias=files"`
-	CGTContent   string           `json:"cgt_content,omitempty" jsonschema_description:"Ledger text in cgt's line format, or a JSON array of transactions as text." cgt:"alias=content"`
-	Transactions []map[string]any `json:"transactions,omitempty" jsonschema_description:"Transactions as JSON objects {date, action, ticker, quantity, price, fees, total, tax, ratio}; money as a GBP string or {amount, currency}."`
-	DisposalDate string           `json:"disposal_date" jsonschema:"required,format=date" jsonschema_description:"Date of the disposal, YYYY-MM-DD." cgt:"alias=date"`
-	Ticker       string           `json:"ticker" jsonschema:"required,minLength=1" jsonschema_description:"Ticker of the disposal (case-insensitive)." cgt:"alias=symbol"`
+	LedgerArgs
+	DisposalDate string `json:"disposal_date" jsonschema:"required,format=date" jsonschema_description:"Date of the disposal, YYYY-MM-DD." cgt:"alias=date"`
+	Ticker       string `json:"ticker" jsonschema:"required,minLength=1" jsonschema_description:"Ticker of the disposal (case-insensitive)." cgt:"alias=symbol"`
 }
 
 // MatchingExplainResult explains one disposal.
@@ -56,7 +54,7 @@ func matchingExplain(_ context.Context, deps *registry.Deps, a MatchingExplainAr
 		return MatchingExplainResult{}, nil, envelope.New(envelope.InvalidArgument, "disposal_date: "+err.Error(),
 			"Give the date as YYYY-MM-DD.", "date=2024-06-20").With("value", a.DisposalDate)
 	}
-	txns, warnings, err := readLedger(deps, ledgerInput{a.CGTContent, a.Transactions, a.Path})
+	txns, warnings, err := readLedger(deps, a.ledger())
 	if err != nil {
 		return MatchingExplainResult{}, warnings, err
 	}

@@ -14,11 +14,9 @@ import (
 
 // ReportCalculateArgs are the arguments of report.calculate.
 type ReportCalculateArgs struct {
-	Path                 []string         `json:"path,omitempty" jsonschema_description:"Ledger files to read (several are combined; - is standard input in the CLI). Give exactly one of path, cgt_content, transactions." cgt:"pos=0,alias=file,alias=files"`
-	CGTContent           string           `json:"cgt_content,omitempty" jsonschema_description:"Ledger text in cgt's line format, or a JSON array of transactions as text." cgt:"alias=content"`
-	Transactions         []map[string]any `json:"transactions,omitempty" jsonschema_description:"Transactions as JSON objects {date, action, ticker, quantity, price, fees, total, tax, ratio}; money as a GBP string or {amount, currency}."`
-	Year                 any              `json:"year,omitempty" jsonschema:"oneof_type=integer;string" jsonschema_description:"Only this tax year: its start year (2024 means 2024/25) or \"2024/25\". A year without disposals gives zero totals. Omit for every year." cgt:"alias=tax_year"`
-	LossesBroughtForward string           `json:"losses_brought_forward,omitempty" jsonschema:"pattern=^[0-9]+(\\.[0-9]+)?$" jsonschema_description:"Allowable losses (GBP) brought forward from before the ledger's first tax year, e.g. 1250.00." cgt:"alias=losses"`
+	LedgerArgs
+	Year                 any    `json:"year,omitempty" jsonschema:"oneof_type=integer;string" jsonschema_description:"Only this tax year: its start year (2024 means 2024/25) or \"2024/25\". A year without disposals gives zero totals. Omit for every year." cgt:"alias=tax_year"`
+	LossesBroughtForward string `json:"losses_brought_forward,omitempty" jsonschema:"pattern=^[0-9]+(\\.[0-9]+)?$" jsonschema_description:"Allowable losses (GBP) brought forward from before the ledger's first tax year, e.g. 1250.00." cgt:"alias=losses"`
 }
 
 // ReportCalculate is the full capital gains report.
@@ -52,7 +50,7 @@ func reportCalculate(_ context.Context, deps *registry.Deps, a ReportCalculateAr
 	if err != nil {
 		return nil, nil, err
 	}
-	txns, warnings, err := readLedger(deps, ledgerInput{a.CGTContent, a.Transactions, a.Path})
+	txns, warnings, err := readLedger(deps, a.ledger())
 	if err != nil {
 		return nil, warnings, err
 	}

@@ -9,9 +9,7 @@ import (
 
 // TransactionsParseArgs are the arguments of transactions.parse.
 type TransactionsParseArgs struct {
-	Path         []string         `json:"path,omitempty" jsonschema_description:"Ledger files to read (several are combined; - is standard input in the CLI). Give exactly one of path, cgt_content, transactions." cgt:"pos=0,alias=file,alias=files"`
-	CGTContent   string           `json:"cgt_content,omitempty" jsonschema_description:"Ledger text in cgt's line format, or a JSON array of transactions as text." cgt:"alias=content"`
-	Transactions []map[string]any `json:"transactions,omitempty" jsonschema_description:"Transactions as JSON objects {date, action, ticker, quantity, price, fees, total, tax, ratio}; money as a GBP string or {amount, currency}."`
+	LedgerArgs
 }
 
 // TransactionsParseResult is the normalized ledger.
@@ -42,7 +40,7 @@ var TransactionsParse = registry.NewCommand(registry.Meta{
 }, transactionsParse)
 
 func transactionsParse(_ context.Context, deps *registry.Deps, a TransactionsParseArgs) (TransactionsParseResult, []string, error) {
-	txns, warnings, err := readLedger(deps, ledgerInput{a.CGTContent, a.Transactions, a.Path})
+	txns, warnings, err := readLedger(deps, a.ledger())
 	if err != nil {
 		return TransactionsParseResult{}, warnings, err
 	}
