@@ -18,6 +18,9 @@ import (
 //	record:"timestamp"    the row's date
 //	record:"source"       where the row came from (file:line)
 //	record:"-"            left out of the record's fields
+//	record:"prose"        readable text derived from the other fields (arithmetic steps): shown
+//	                      by the text renderer, left out of the dense formats unless --fields
+//	                      names it
 //
 // Rows nested in rows follow their parent and inherit the entity, period, timestamp and source
 // they do not set themselves. Nested structs that are not rows flatten into dotted keys.
@@ -138,6 +141,10 @@ func makeRecord(rv reflect.Value, kind string, parent Record, depth int) Record 
 		case f.tag == "source":
 			if s := sourceString(f.val); s != "" {
 				rec.Source = s
+			}
+		case f.tag == "prose":
+			if v := indirect(f.val); v.IsValid() && v.Len() > 0 {
+				rec.Fields = append(rec.Fields, Field{Key: f.name, Value: listValue(v), Type: "prose"})
 			}
 		default:
 			rec.Fields = appendField(rec.Fields, f.name, f.val, f.omitempty)
@@ -327,7 +334,7 @@ func collectFieldNames(t reflect.Type, prefix string, top bool, out *[]string, s
 				ft = indirectType(ft.Elem())
 			}
 			collectFieldNames(ft, "", false, out, seen)
-		case tag != "" || top && !hasKind:
+		case tag != "" && tag != "prose" || top && !hasKind:
 		case ft.Kind() == reflect.Struct && !isScalarType(ft):
 			collectFieldNames(ft, prefix+name+".", false, out, seen)
 		default:

@@ -16,7 +16,7 @@ type src struct {
 
 type match struct {
 	Rule  string      `json:"rule"`
-	Steps []string    `json:"steps"`
+	Steps []string    `json:"steps" record:"prose"`
 	Cost  model.Money `json:"cost"`
 }
 
@@ -72,7 +72,11 @@ func TestCompactLine(t *testing.T) {
 	if !strings.Contains(out, want+"\n") {
 		t.Errorf("compact output lacks %q:\n%s", want, out)
 	}
-	if !strings.Contains(out, `steps=a; b\|c`) || !strings.HasSuffix(out, "warning|check\\|me\n") {
+	if strings.Contains(out, "steps=") || !strings.HasSuffix(out, "warning|check\\|me\n") {
+		t.Errorf("prose must stay out of dense output; warning line must be escaped:\n%s", out)
+	}
+	named, _ := Render("compact", From(sample()), nil, Options{Fields: []string{"steps"}})
+	if !strings.Contains(named, `steps=a; b\|c`) {
 		t.Errorf("escaping or warning line wrong:\n%s", out)
 	}
 }
@@ -87,7 +91,7 @@ func TestTopLevelKind(t *testing.T) {
 func TestSchemaUsesFieldOrderAndTruncates(t *testing.T) {
 	out, _ := Render("schema", From(sample()), nil, Options{Fields: []string{"rule", "gain"}, MaxRecords: 2})
 	lines := strings.Split(strings.TrimSpace(out), "\n")
-	if lines[0] != "schema|entity|kind|period|timestamp|rule|gain|src" {
+	if lines[0] != "schema|entity|kind|period|timestamp|src|rule|gain" {
 		t.Errorf("header %q", lines[0])
 	}
 	if lines[len(lines)-1] != "truncated|1 more records" {

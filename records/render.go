@@ -95,9 +95,17 @@ func finish(lines []string, header int, warnings []string, opt Options) string {
 	return b.String()
 }
 
+// selected returns the fields a dense rendering shows: those named, in that order, or else
+// every field but prose.
 func selected(r Record, fields []string) []Field {
 	if fields == nil {
-		return r.Fields
+		out := make([]Field, 0, len(r.Fields))
+		for _, f := range r.Fields {
+			if f.Type != "prose" {
+				out = append(out, f)
+			}
+		}
+		return out
 	}
 	out := make([]Field, 0, len(fields))
 	for _, k := range fields {
@@ -133,7 +141,9 @@ func compactLines(recs []Record, fields []string) []string {
 }
 
 // schemaLines: one schema line naming the columns, then one row line per record. Structural
-// columns appear only when some record has them; --fields order wins for the field columns.
+// columns (entity, kind, period, timestamp, src) come first and appear only when some record
+// has them; --fields order wins for the field columns. A row stops at its last non-empty
+// cell: the missing cells are empty.
 func schemaLines(recs []Record, fields []string) []string {
 	if len(recs) == 0 {
 		return nil
@@ -146,7 +156,7 @@ func schemaLines(recs []Record, fields []string) []string {
 	}
 	cols := fields
 	if cols == nil {
-		_, cols = CheckFields(recs, nil)
+		cols = denseColumns(recs)
 	}
 	head := []string{"schema", "entity", "kind"}
 	if hasPeriod {
@@ -155,11 +165,11 @@ func schemaLines(recs []Record, fields []string) []string {
 	if hasTime {
 		head = append(head, "timestamp")
 	}
-	for _, c := range cols {
-		head = append(head, EscapeKey(c))
-	}
 	if hasSrc {
 		head = append(head, "src")
+	}
+	for _, c := range cols {
+		head = append(head, EscapeKey(c))
 	}
 	lines := []string{strings.Join(head, "|")}
 	for _, r := range recs {
@@ -170,16 +180,40 @@ func schemaLines(recs []Record, fields []string) []string {
 		if hasTime {
 			row = append(row, Escape(r.Timestamp))
 		}
+		if hasSrc {
+			row = append(row, Escape(r.Source))
+		}
 		for _, c := range cols {
 			v, _ := r.Get(c)
 			row = append(row, Escape(v))
 		}
-		if hasSrc {
-			row = append(row, Escape(r.Source))
-		}
-		lines = append(lines, strings.Join(row, "|"))
+		lines = append(lines, strings.Join(trimEmpty(row), "|"))
 	}
 	return lines
+}
+
+// trimEmpty drops trailing empty cells.
+func trimEmpty(row []string) []string {
+	n := len(row)
+	for n > 0 && row[n-1] == "" {
+		n--
+	}
+	return row[:n]
+}
+
+// denseColumns lists every non-prose field name in first-appearance order.
+func denseColumns(recs []Record) []string {
+	var cols []string
+	seen := map[string]bool{}
+	for _, r := range recs {
+		for _, f := range r.Fields {
+			if f.Type != "prose" && !seen[f.Key] {
+				seen[f.Key] = true
+				cols = append(cols, f.Key)
+			}
+		}
+	}
+	return cols
 }
 
 // jsonLines: one JSON object per record with a stable, unique chunk id.

@@ -35,7 +35,7 @@ func writeTextRecord(b *strings.Builder, r Record) {
 	for _, f := range r.Fields {
 		label := strings.ReplaceAll(f.Key, "_", " ")
 		label += strings.Repeat(" ", width-len(f.Key))
-		if f.Type == "list" && strings.Contains(f.Value, ListSeparator) && len(f.Value) > 60 {
+		if (f.Type == "list" || f.Type == "prose") && strings.Contains(f.Value, ListSeparator) && len(f.Value) > 60 {
 			b.WriteString(pad + "  " + label + "\n")
 			for _, item := range strings.Split(f.Value, ListSeparator) {
 				b.WriteString(pad + "      " + item + "\n")
