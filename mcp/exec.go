@@ -13,11 +13,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/santhosh-tekuri/jsonschema/v6"
-	"golang.org/x/text/language"
-	"golang.org/x/text/message"
-
 	"github.com/cgt-tools/cgt/envelope"
+	"github.com/cgt-tools/cgt/registry/argcheck"
 )
 
 // MaxOutputSize bounds what a catalog program may print for one call.
@@ -28,8 +25,8 @@ const MaxOutputSize = 64 << 20
 type execRunner struct {
 	program     string
 	allow       map[string]bool
-	validators  map[string]*jsonschema.Schema // by tool name; absent when a schema does not compile
-	stringError map[string]bool               // tools whose envelope error is a string, not an object
+	validators  map[string]*argcheck.Schema // by tool name; absent when a schema does not compile
+	stringError map[string]bool             // tools whose envelope error is a string, not an object
 }
 
 func newExecRunner(program string, tools []Tool, allow []string) (*execRunner, error) {
@@ -38,7 +35,7 @@ func newExecRunner(program string, tools []Tool, allow []string) (*execRunner, e
 		return nil, fmt.Errorf("--exec %s: %w", program, err)
 	}
 	r := &execRunner{program: path, allow: map[string]bool{PureCalculation: true},
-		validators: map[string]*jsonschema.Schema{}, stringError: map[string]bool{}}
+		validators: map[string]*argcheck.Schema{}, stringError: map[string]bool{}}
 	for _, a := range allow {
 		r.allow[a] = true
 	}
@@ -51,20 +48,16 @@ func newExecRunner(program string, tools []Tool, allow []string) (*execRunner, e
 	return r, nil
 }
 
-// compileSchema compiles a tool's input schema, or returns nil when it cannot: the program
-// still validates its own arguments.
-func compileSchema(t Tool) *jsonschema.Schema {
-	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(t.InputSchema))
-	if err != nil {
+// compileSchema compiles a tool's input schema, or returns nil when it cannot (or uses a
+// keyword the validator does not implement): the program still validates its own arguments.
+func compileSchema(t Tool) *argcheck.Schema {
+	dec := json.NewDecoder(bytes.NewReader(t.InputSchema))
+	dec.UseNumber()
+	var doc any
+	if dec.Decode(&doc) != nil {
 		return nil
 	}
-	c := jsonschema.NewCompiler()
-	c.DefaultDraft(jsonschema.Draft2020)
-	url := "catalog:///" + t.Name + ".input.json"
-	if c.AddResource(url, doc) != nil {
-		return nil
-	}
-	s, err := c.Compile(url)
+	s, err := argcheck.Compile(doc)
 	if err != nil {
 		return nil
 	}
@@ -137,30 +130,12 @@ func (r *execRunner) arguments(t Tool, args json.RawMessage) (map[string]any, *e
 }
 
 func validationMessage(err error) string {
-	var ve *jsonschema.ValidationError
+	var ve *argcheck.Error
 	if !errors.As(err, &ve) {
 		return err.Error()
 	}
-	var parts []string
-	for _, c := range leafCauses(ve) {
-		loc := "/" + strings.Join(c.InstanceLocation, "/")
-		parts = append(parts, "at "+loc+": "+c.ErrorKind.LocalizedString(printer))
-	}
-	return "invalid arguments: " + strings.Join(parts, "; ")
+	return "invalid arguments: " + ve.Error()
 }
-
-func leafCauses(ve *jsonschema.ValidationError) []*jsonschema.ValidationError {
-	if len(ve.Causes) == 0 {
-		return []*jsonschema.ValidationError{ve}
-	}
-	var out []*jsonschema.ValidationError
-	for _, c := range ve.Causes {
-		out = append(out, leafCauses(c)...)
-	}
-	return out
-}
-
-var printer = message.NewPrinter(language.English)
 
 var argKeyPattern = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_.-]*$`)
 

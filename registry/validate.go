@@ -1,40 +1,33 @@
 package registry
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
 
-	"github.com/santhosh-tekuri/jsonschema/v6"
-	"github.com/santhosh-tekuri/jsonschema/v6/kind"
-	"golang.org/x/text/language"
-	"golang.org/x/text/message"
-
 	"github.com/cgt-tools/cgt/envelope"
+	"github.com/cgt-tools/cgt/registry/argcheck"
 )
 
 // validator checks an arguments object against the command's input schema, compiled once.
 type validator struct {
 	cmd    string
-	schema *jsonschema.Schema
+	schema *argcheck.Schema
 	props  map[string]any
 }
 
 func compileValidator(cmd string, schema map[string]any) (*validator, error) {
-	c := jsonschema.NewCompiler()
-	c.DefaultDraft(jsonschema.Draft2020)
-	c.AssertFormat()
-	// Round-trip through JSON so every number is a json.Number, as the compiler expects.
-	doc, err := jsonschema.UnmarshalJSON(strings.NewReader(mustJSON(schema)))
-	if err != nil {
+	// Round-trip through JSON so every number is a json.Number, as in the arguments, and
+	// messages show the schema's numbers as written.
+	dec := json.NewDecoder(bytes.NewReader(mustJSON(schema)))
+	dec.UseNumber()
+	var doc any
+	if err := dec.Decode(&doc); err != nil {
 		return nil, err
 	}
-	url := "cgt:///" + cmd + ".input.json"
-	if err := c.AddResource(url, doc); err != nil {
-		return nil, fmt.Errorf("input schema of %s: %w", cmd, err)
-	}
-	s, err := c.Compile(url)
+	s, err := argcheck.Compile(doc)
 	if err != nil {
 		return nil, fmt.Errorf("input schema of %s: %w", cmd, err)
 	}
@@ -42,15 +35,13 @@ func compileValidator(cmd string, schema map[string]any) (*validator, error) {
 	return &validator{cmd: cmd, schema: s, props: props}, nil
 }
 
-func mustJSON(v any) string {
+func mustJSON(v any) []byte {
 	b, err := json.Marshal(v)
 	if err != nil {
 		panic(err)
 	}
-	return string(b)
+	return b
 }
-
-var printer = message.NewPrinter(language.English)
 
 // check validates args; the error names the argument, the value given and the form expected.
 func (v *validator) check(args map[string]any) *envelope.Error {
@@ -58,30 +49,22 @@ func (v *validator) check(args map[string]any) *envelope.Error {
 	if err == nil {
 		return nil
 	}
-	var ve *jsonschema.ValidationError
-	if !errors.As(err, &ve) {
+	var ve *argcheck.Error
+	if !errors.As(err, &ve) || len(ve.Failures) == 0 {
 		return envelope.New(envelope.InvalidArgument, err.Error(), "")
 	}
-	leaf := firstLeaf(ve)
-	return v.describe(leaf, args)
+	return v.describe(ve.Failures[0], args)
 }
 
-func firstLeaf(e *jsonschema.ValidationError) *jsonschema.ValidationError {
-	for len(e.Causes) > 0 {
-		e = e.Causes[0]
+func (v *validator) describe(f argcheck.Failure, args map[string]any) *envelope.Error {
+	field := strings.Join(f.Location, ".")
+	if f.Keyword == "required" {
+		return envelope.Errorf(envelope.UsageError, "Pass "+strings.Join(f.Missing, ", ")+". Run `cgt help "+v.cmd+"` for the arguments.",
+			"missing required argument %s for %s", strings.Join(f.Missing, ", "), v.cmd).With("argument", f.Missing[0])
 	}
-	return e
-}
-
-func (v *validator) describe(e *jsonschema.ValidationError, args map[string]any) *envelope.Error {
-	field := strings.Join(e.InstanceLocation, ".")
-	if r, ok := e.ErrorKind.(*kind.Required); ok {
-		return envelope.Errorf(envelope.UsageError, "Pass "+strings.Join(r.Missing, ", ")+". Run `cgt help "+v.cmd+"` for the arguments.",
-			"missing required argument %s for %s", strings.Join(r.Missing, ", "), v.cmd).With("argument", r.Missing[0])
-	}
-	given := valueAt(args, e.InstanceLocation)
-	expected := v.expected(e.InstanceLocation)
-	msg := fmt.Sprintf("argument %s = %s: %s", field, given, e.ErrorKind.LocalizedString(printer))
+	given := valueAt(args, f.Location)
+	expected := v.expected(f.Location)
+	msg := fmt.Sprintf("argument %s = %s: %s", field, given, f.Message)
 	out := envelope.Errorf(envelope.InvalidArgument, "Expected "+expected+".", "%s", msg).With("argument", field).With("value", given)
 	return out
 }

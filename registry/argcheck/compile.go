@@ -1,0 +1,288 @@
+// Package argcheck validates arguments objects against the JSON Schemas reflected from the
+// commands' argument structs. It implements exactly the subset of JSON Schema draft 2020-12
+// those schemas use, and Compile rejects any other keyword, so that a schema cannot go
+// partly unchecked. Failure messages read as those of santhosh-tekuri/jsonschema in English,
+// which cgt used before.
+package argcheck
+
+import (
+	"encoding/json"
+	"fmt"
+	"math"
+	"math/big"
+	"regexp"
+	"sort"
+	"strings"
+)
+
+// Schema is a compiled schema. A nil *Schema accepts everything.
+type Schema struct {
+	reject bool // the false schema
+
+	types    []string // from the `type` keyword; nil means any type
+	constVal any
+	hasConst bool
+	enum     []any
+	format   string
+
+	properties map[string]*Schema
+	required   []string
+	noExtra    bool    // additionalProperties: false
+	extra      *Schema // additionalProperties as a schema
+
+	items              *Schema
+	minItems, maxItems int // -1 when absent
+
+	minLength, maxLength int // -1 when absent
+	pattern              *regexp.Regexp
+
+	minimum, maximum, exclusiveMinimum, exclusiveMaximum *big.Rat
+
+	oneOf, anyOf []*Schema
+}
+
+const draft2020 = "https://json-schema.org/draft/2020-12/schema"
+
+// annotation reports whether a keyword never affects validity.
+func annotation(k string) bool {
+	switch k {
+	case "$id", "$comment", "title", "description", "default", "examples", "deprecated", "readOnly", "writeOnly":
+		return true
+	}
+	return false
+}
+
+// Compile compiles a schema given as decoded JSON: a map[string]any or a bool, with numbers
+// as json.Number or float64. It fails on any keyword outside the supported subset.
+func Compile(doc any) (*Schema, error) {
+	return compile(doc, "#")
+}
+
+func compile(doc any, at string) (*Schema, error) {
+	switch d := doc.(type) {
+	case bool:
+		if d {
+			return &Schema{minItems: -1, maxItems: -1, minLength: -1, maxLength: -1}, nil
+		}
+		return &Schema{reject: true}, nil
+	case map[string]any:
+		return compileObject(d, at)
+	}
+	return nil, fmt.Errorf("%s: a schema must be an object or a boolean, got %T", at, doc)
+}
+
+func compileObject(d map[string]any, at string) (*Schema, error) {
+	s := &Schema{minItems: -1, maxItems: -1, minLength: -1, maxLength: -1}
+	keys := make([]string, 0, len(d))
+	for k := range d {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	var err error
+	for _, k := range keys {
+		v := d[k]
+		kat := at + "/" + k
+		switch k {
+		case "$schema":
+			if v != draft2020 {
+				return nil, fmt.Errorf("%s: only draft 2020-12 is supported, got %v", kat, v)
+			}
+		case "type":
+			s.types, err = compileTypes(v, kat)
+		case "const":
+			s.constVal, s.hasConst = v, true
+		case "enum":
+			arr, ok := v.([]any)
+			if !ok || len(arr) == 0 {
+				return nil, fmt.Errorf("%s: want a non-empty array", kat)
+			}
+			s.enum = arr
+		case "format":
+			f, _ := v.(string)
+			if f != "date" {
+				return nil, fmt.Errorf("%s: unsupported format %v", kat, v)
+			}
+			s.format = f
+		case "properties":
+			props, ok := v.(map[string]any)
+			if !ok {
+				return nil, fmt.Errorf("%s: want an object", kat)
+			}
+			s.properties = make(map[string]*Schema, len(props))
+			for name, p := range props {
+				if s.properties[name], err = compile(p, kat+"/"+name); err != nil {
+					return nil, err
+				}
+			}
+		case "required":
+			s.required, err = compileStrings(v, kat)
+		case "additionalProperties":
+			if b, ok := v.(bool); ok && !b {
+				s.noExtra = true
+			} else if !ok {
+				s.extra, err = compile(v, kat)
+			}
+		case "items":
+			s.items, err = compile(v, kat)
+		case "minItems":
+			s.minItems, err = compileCount(v, kat)
+		case "maxItems":
+			s.maxItems, err = compileCount(v, kat)
+		case "minLength":
+			s.minLength, err = compileCount(v, kat)
+		case "maxLength":
+			s.maxLength, err = compileCount(v, kat)
+		case "pattern":
+			p, ok := v.(string)
+			if !ok {
+				return nil, fmt.Errorf("%s: want a string", kat)
+			}
+			if s.pattern, err = regexp.Compile(p); err != nil {
+				return nil, fmt.Errorf("%s: %w", kat, err)
+			}
+		case "minimum":
+			s.minimum, err = compileNumber(v, kat)
+		case "maximum":
+			s.maximum, err = compileNumber(v, kat)
+		case "exclusiveMinimum":
+			s.exclusiveMinimum, err = compileNumber(v, kat)
+		case "exclusiveMaximum":
+			s.exclusiveMaximum, err = compileNumber(v, kat)
+		case "oneOf":
+			s.oneOf, err = compileList(v, kat)
+		case "anyOf":
+			s.anyOf, err = compileList(v, kat)
+		default:
+			if !annotation(k) {
+				return nil, fmt.Errorf("%s: keyword %q is not supported by the argument validator", at, k)
+			}
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+	return s, nil
+}
+
+// typeOrder is the order in which failure messages list the wanted types.
+var typeOrder = []string{"null", "boolean", "number", "integer", "string", "array", "object"}
+
+func compileTypes(v any, at string) ([]string, error) {
+	var names []string
+	switch t := v.(type) {
+	case string:
+		names = []string{t}
+	case []any:
+		for _, e := range t {
+			n, ok := e.(string)
+			if !ok {
+				return nil, fmt.Errorf("%s: want type names", at)
+			}
+			names = append(names, n)
+		}
+	default:
+		return nil, fmt.Errorf("%s: want a type name or an array of them", at)
+	}
+	if len(names) == 0 {
+		return nil, fmt.Errorf("%s: want at least one type", at)
+	}
+	var out []string
+	for _, t := range typeOrder {
+		for _, n := range names {
+			if n == t {
+				out = append(out, t)
+				break
+			}
+		}
+	}
+	for _, n := range names {
+		if !contains(typeOrder, n) {
+			return nil, fmt.Errorf("%s: unknown type %q", at, n)
+		}
+	}
+	return out, nil
+}
+
+func compileStrings(v any, at string) ([]string, error) {
+	arr, ok := v.([]any)
+	if !ok {
+		return nil, fmt.Errorf("%s: want an array of strings", at)
+	}
+	out := make([]string, len(arr))
+	for i, e := range arr {
+		if out[i], ok = e.(string); !ok {
+			return nil, fmt.Errorf("%s: want an array of strings", at)
+		}
+	}
+	return out, nil
+}
+
+func compileList(v any, at string) ([]*Schema, error) {
+	arr, ok := v.([]any)
+	if !ok || len(arr) == 0 {
+		return nil, fmt.Errorf("%s: want a non-empty array of schemas", at)
+	}
+	out := make([]*Schema, len(arr))
+	for i, e := range arr {
+		var err error
+		if out[i], err = compile(e, fmt.Sprintf("%s/%d", at, i)); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+func compileNumber(v any, at string) (*big.Rat, error) {
+	r, ok := rat(v)
+	if !ok {
+		return nil, fmt.Errorf("%s: want a number", at)
+	}
+	return r, nil
+}
+
+func compileCount(v any, at string) (int, error) {
+	r, ok := rat(v)
+	if !ok || !r.IsInt() || r.Sign() < 0 || !r.Num().IsInt64() || r.Num().Int64() > math.MaxInt32 {
+		return 0, fmt.Errorf("%s: want a non-negative integer", at)
+	}
+	return int(r.Num().Int64()), nil
+}
+
+// rat converts a JSON number, in any of the forms a decoder yields, to an exact rational.
+func rat(v any) (*big.Rat, bool) {
+	switch n := v.(type) {
+	case json.Number:
+		return new(big.Rat).SetString(string(n))
+	case float64:
+		if math.IsNaN(n) || math.IsInf(n, 0) {
+			return nil, false
+		}
+		// The shortest decimal that reads back as n, as a person wrote it: 0.1 is 1/10.
+		return new(big.Rat).SetString(fmt.Sprint(n))
+	case float32:
+		if math.IsNaN(float64(n)) || math.IsInf(float64(n), 0) {
+			return nil, false
+		}
+		return new(big.Rat).SetString(fmt.Sprint(n))
+	case int, int8, int16, int32, int64, uint, uint8, uint16, uint32, uint64:
+		return new(big.Rat).SetString(fmt.Sprint(n))
+	}
+	return nil, false
+}
+
+func contains(list []string, s string) bool {
+	for _, e := range list {
+		if e == s {
+			return true
+		}
+	}
+	return false
+}
+
+// quote is how messages show a string: single quotes, Go escapes.
+func quote(s string) string {
+	s = fmt.Sprintf("%q", s)
+	s = strings.ReplaceAll(s, `\"`, `"`)
+	s = strings.ReplaceAll(s, `'`, `\'`)
+	return "'" + s[1:len(s)-1] + "'"
+}
