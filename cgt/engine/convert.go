@@ -6,7 +6,6 @@ import (
 
 	"github.com/cgt-tools/cgt/cgt/fx"
 	"github.com/cgt-tools/cgt/cgt/model"
-	"github.com/shopspring/decimal"
 )
 
 // fxPlaces is the precision of every conversion to GBP: amount ÷ rate, rounded half away from
@@ -30,15 +29,20 @@ type converter struct {
 func isGBP(a model.Amount) bool { return a.Currency == "" || a.Currency == model.GBP }
 
 // gbp converts an amount on the transaction's date to GBP.
-func (c *converter) gbp(t *model.Transaction, a model.Amount) (decimal.Decimal, error) {
-	if isGBP(a) || a.Value.IsZero() {
-		return a.Value, nil
+func (c *converter) gbp(t *model.Transaction, a model.Amount) (num, error) {
+	return c.gbpNum(t, numOf(a.Value), a.Currency)
+}
+
+// gbpNum converts value, in currency, on the transaction's date to GBP.
+func (c *converter) gbpNum(t *model.Transaction, value num, currency string) (num, error) {
+	if currency == "" || currency == model.GBP || value.isZero() {
+		return value, nil
 	}
-	r, err := c.rate(t, a.Currency)
+	r, err := c.rate(t, currency)
 	if err != nil {
-		return decimal.Decimal{}, err
+		return num{}, err
 	}
-	return a.Value.DivRound(r.PerGBP, fxPlaces), nil
+	return value.divRound(numOf(r.PerGBP), fxPlaces), nil
 }
 
 // rate returns the HMRC rate of the currency for the transaction's month.

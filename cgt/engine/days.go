@@ -1,15 +1,12 @@
 package engine
 
-import (
-	"github.com/cgt-tools/cgt/cgt/model"
-	"github.com/shopspring/decimal"
-)
+import "github.com/cgt-tools/cgt/cgt/model"
 
 // entry is one transaction with its amounts in GBP.
 type entry struct {
 	t     *model.Transaction
-	value decimal.Decimal // BUY: cost incl. fees; SELL: gross proceeds; ACCUMULATION, DIVIDEND: total; CAPRETURN: total − fees
-	extra decimal.Decimal // SELL: fees; DIVIDEND, ACCUMULATION: tax withheld
+	value num // BUY: cost incl. fees; SELL: gross proceeds; ACCUMULATION, DIVIDEND: total; CAPRETURN: total − fees
+	extra num // SELL: fees; DIVIDEND, ACCUMULATION: tax withheld
 }
 
 // day is everything one ticker did on one date. Same-day acquisitions are one acquisition and
@@ -19,22 +16,22 @@ type day struct {
 	lo, hi         int32 // the day's entries
 	buyLo, buyHi   int32 // its BUY entries
 	sellLo, sellHi int32 // its SELL entries
-	buyQty         decimal.Decimal
-	buyCost        decimal.Decimal
-	sellQty        decimal.Decimal
-	gross          decimal.Decimal
-	fees           decimal.Decimal
+	buyQty         num
+	buyCost        num
+	sellQty        num
+	gross          num
+	fees           num
 	// avail is the part of the day's acquisition not yet identified: after the day's own
 	// disposal has taken its same-day share, earlier disposals take from it under the 30-day
 	// rule and what is left enters the Section 104 pool.
-	avail decimal.Decimal
+	avail num
 	// splitNum/splitDen is the combined effect of the day's splits and consolidations: one
 	// share before becomes splitNum/splitDen shares after. Zero when the day has none.
-	splitNum, splitDen decimal.Decimal
+	splitNum, splitDen num
 	buySrc             []SourceRef // ledger lines of the day's acquisitions, built when first matched
 }
 
-func (d *day) hasSplit() bool { return !d.splitNum.IsZero() }
+func (d *day) hasSplit() bool { return !d.splitNum.isZero() }
 
 // convertEntries converts a ticker's transactions, already in processing order, to GBP.
 func convertEntries(txns []model.Transaction, idx []int32, c *converter) ([]entry, error) {
@@ -57,28 +54,28 @@ func convertEntry(t *model.Transaction, e *entry, c *converter) error {
 	var err error
 	switch t.Action {
 	case model.Buy, model.Sell:
-		var gross, fees decimal.Decimal
-		consideration := model.Amount{Value: t.Quantity.Mul(t.Price.Value), Currency: t.Price.Currency}
-		if gross, err = c.gbp(t, consideration); err != nil {
+		var gross, fees num
+		consideration := numOf(t.Quantity).mul(numOf(t.Price.Value))
+		if gross, err = c.gbpNum(t, consideration, t.Price.Currency); err != nil {
 			return err
 		}
 		if fees, err = c.gbp(t, t.Fees); err != nil {
 			return err
 		}
 		if t.Action == model.Buy {
-			e.value = addNonZero(gross, fees)
+			e.value = addNZ(gross, fees)
 		} else {
 			e.value, e.extra = gross, fees
 		}
 	case model.CapReturn:
-		var total, fees decimal.Decimal
+		var total, fees num
 		if total, err = c.gbp(t, t.Total); err != nil {
 			return err
 		}
 		if fees, err = c.gbp(t, t.Fees); err != nil {
 			return err
 		}
-		e.value = subNonZero(total, fees)
+		e.value = subNZ(total, fees)
 	case model.Accumulation, model.Dividend:
 		if e.value, err = c.gbp(t, t.Total); err != nil {
 			return err
@@ -112,8 +109,8 @@ func buildDays(es []entry) []day {
 			d.sellLo, d.sellHi = d.lo, d.lo
 		}
 		d.avail = d.buyQty
-		if d.sellQty.Sign() > 0 {
-			d.avail = d.buyQty.Sub(minDec(d.buyQty, d.sellQty))
+		if d.sellQty.sign() > 0 {
+			d.avail = d.buyQty.sub(minNum(d.buyQty, d.sellQty))
 		}
 		days = append(days, d)
 	}
@@ -129,59 +126,24 @@ func addToDay(d *day, e *entry, k int32) {
 			d.buyLo = k
 		}
 		d.buyHi = k + 1
-		d.buyQty = addNonZero(d.buyQty, t.Quantity)
-		d.buyCost = addNonZero(d.buyCost, e.value)
+		d.buyQty = addNZ(d.buyQty, numOf(t.Quantity))
+		d.buyCost = addNZ(d.buyCost, e.value)
 	case model.Sell:
 		if d.sellLo < 0 {
 			d.sellLo = k
 		}
 		d.sellHi = k + 1
-		d.sellQty = addNonZero(d.sellQty, t.Quantity)
-		d.gross = addNonZero(d.gross, e.value)
-		d.fees = addNonZero(d.fees, e.extra)
+		d.sellQty = addNZ(d.sellQty, numOf(t.Quantity))
+		d.gross = addNZ(d.gross, e.value)
+		d.fees = addNZ(d.fees, e.extra)
 	case model.Split, model.Unsplit:
 		if !d.hasSplit() {
-			d.splitNum, d.splitDen = decimal.NewFromInt(1), decimal.NewFromInt(1)
+			d.splitNum, d.splitDen = numInt(1), numInt(1)
 		}
 		if t.Action == model.Split {
-			d.splitNum = d.splitNum.Mul(t.Ratio)
+			d.splitNum = d.splitNum.mul(numOf(t.Ratio))
 		} else {
-			d.splitDen = d.splitDen.Mul(t.Ratio)
+			d.splitDen = d.splitDen.mul(numOf(t.Ratio))
 		}
 	}
-}
-
-// addNonZero adds without allocating when either side is zero, the common case for fees and
-// for the first line of a day.
-func addNonZero(a, b decimal.Decimal) decimal.Decimal {
-	if b.IsZero() {
-		return a
-	}
-	if a.IsZero() {
-		return b
-	}
-	return a.Add(b)
-}
-
-// subNonZero subtracts without allocating when b is zero.
-func subNonZero(a, b decimal.Decimal) decimal.Decimal {
-	if b.IsZero() {
-		return a
-	}
-	return a.Sub(b)
-}
-
-func minDec(a, b decimal.Decimal) decimal.Decimal {
-	if a.Cmp(b) <= 0 {
-		return a
-	}
-	return b
-}
-
-// mulDiv returns a × b ÷ c, exact when the division terminates within divPlaces.
-func mulDiv(a, b, c decimal.Decimal) decimal.Decimal {
-	if b.Equal(c) {
-		return a
-	}
-	return a.Mul(b).DivRound(c, divPlaces)
 }

@@ -4,14 +4,13 @@ import (
 	"slices"
 
 	"github.com/cgt-tools/cgt/cgt/model"
-	"github.com/shopspring/decimal"
 )
 
 // leg is one identification step of a disposal while it is being built.
 type leg struct {
 	match Match
-	qty   decimal.Decimal
-	cost  decimal.Decimal
+	qty   num
+	cost  num
 }
 
 // disposalBuilder collects the legs of one day's disposal and turns them into a Disposal.
@@ -29,9 +28,9 @@ func (b *disposalBuilder) start(r *tickerRun, d *day) *disposalBuilder {
 }
 
 // sameDay matches q shares with the day's own acquisition (TCGA 1992 s105(1)(b)).
-func (b *disposalBuilder) sameDay(q decimal.Decimal) {
+func (b *disposalBuilder) sameDay(q num) {
 	d := b.d
-	cost := mulDiv(d.buyCost, q, d.buyQty)
+	cost := mulDivNum(d.buyCost, q, d.buyQty)
 	date := d.date
 	m := Match{Rule: RuleSameDay, Reference: RefSameDay, AcquisitionDate: &date,
 		Sources: b.r.buySources(d)}
@@ -41,39 +40,39 @@ func (b *disposalBuilder) sameDay(q decimal.Decimal) {
 
 // bedAndBreakfast matches take shares of the disposal with used shares of a later
 // acquisition (TCGA 1992 s106A(5)); num/den converts between them when a split came between.
-func (b *disposalBuilder) bedAndBreakfast(a *day, take, used, num, den decimal.Decimal) {
-	cost := mulDiv(a.buyCost, used, a.buyQty)
+func (b *disposalBuilder) bedAndBreakfast(a *day, take, used, sn, sd num) {
+	cost := mulDivNum(a.buyCost, used, a.buyQty)
 	date := a.date
 	m := Match{Rule: RuleBedAndBreakfast, Reference: RefBedAndBreakfast, AcquisitionDate: &date,
 		Sources: b.r.buySources(a)}
-	if !num.IsZero() {
-		u := model.NewDecimal(used)
+	if !sn.isZero() {
+		u := model.NewDecimal(used.decimal())
 		m.AcquisitionQuantity = &u
 	}
-	m.recipe = &stepRecipe{acqDate: date, acqUsed: used, acqQty: a.buyQty, acqCost: a.buyCost, num: num, den: den}
+	m.recipe = &stepRecipe{acqDate: date, acqUsed: used, acqQty: a.buyQty, acqCost: a.buyCost, num: sn, den: sd}
 	b.legs = append(b.legs, leg{match: m, qty: take, cost: cost})
 }
 
 // section104 takes q shares from the pool at its average cost (TCGA 1992 s104).
-func (b *disposalBuilder) section104(q decimal.Decimal) {
+func (b *disposalBuilder) section104(q num) {
 	p := &b.r.pool
 	before := *p
 	cost := p.cost
-	if q.Cmp(p.qty) != 0 {
-		cost = mulDiv(p.cost, q, p.qty)
+	if q.cmp(p.qty) != 0 {
+		cost = mulDivNum(p.cost, q, p.qty)
 	}
-	p.qty = p.qty.Sub(q)
-	p.cost = p.cost.Sub(cost)
-	if p.qty.IsZero() {
-		p.cost = decimal.Decimal{}
+	p.qty = p.qty.sub(q)
+	p.cost = p.cost.sub(cost)
+	if p.qty.isZero() {
+		p.cost = num{}
 	}
-	avg := model.NewDecimal(before.cost.DivRound(before.qty, avgPlaces))
+	avg := model.NewDecimal(before.cost.divRound(before.qty, avgPlaces).decimal())
 	m := Match{Rule: RuleSection104, Reference: RefSection104, AverageCost: &avg,
-		PoolBefore: &PoolState{Quantity: model.NewDecimal(before.qty), Cost: model.NewMoney(before.cost)},
-		PoolAfter:  &PoolState{Quantity: model.NewDecimal(p.qty), Cost: model.NewMoney(p.cost)}}
+		PoolBefore: &PoolState{Quantity: model.NewDecimal(before.qty.cache()), Cost: model.NewMoney(before.cost.cache())},
+		PoolAfter:  &PoolState{Quantity: model.NewDecimal(p.qty.cache()), Cost: model.NewMoney(p.cost.cache())}}
 	m.recipe = &stepRecipe{}
 	b.legs = append(b.legs, leg{match: m, qty: q, cost: cost})
-	b.r.record(b.r.entries[b.d.sellLo].t, EventSell, q.Neg(), cost.Neg())
+	b.r.record(b.r.entries[b.d.sellLo].t, EventSell, q.negate(), cost.negate())
 }
 
 // avgPlaces is the precision of reported average costs per share.
@@ -87,40 +86,46 @@ func (b *disposalBuilder) finish() Disposal {
 	out := Disposal{
 		Date:     d.date,
 		Ticker:   b.r.ticker,
-		Quantity: model.NewDecimal(d.sellQty),
-		Proceeds: model.NewMoney(d.gross),
-		SaleFees: model.NewMoney(d.fees),
+		Quantity: model.NewDecimal(d.sellQty.decimal()),
+		Proceeds: model.NewMoney(d.gross.decimal()),
+		SaleFees: model.NewMoney(d.fees.decimal()),
 		Source:   sourceRef(first.Source),
 		Sources:  b.r.sources(d.sellLo, d.sellHi),
 		Original: b.r.original(d),
 		Matches:  make([]Match, len(b.legs)),
 	}
-	var cost, proceedsLeft, feesLeft decimal.Decimal = decimal.Decimal{}, d.gross, d.fees
+	var cost, proceedsLeft, feesLeft num = num{}, d.gross, d.fees
+	var gain num // of the last leg, which is the disposal's gain when there is one leg
 	var mask uint8
 	sale := &saleFigures{qty: d.sellQty, gross: d.gross, fees: d.fees}
 	for k := range b.legs {
 		l := &b.legs[k]
 		proceeds, fees := proceedsLeft, feesLeft
 		if k < len(b.legs)-1 {
-			proceeds = mulDiv(d.gross, l.qty, d.sellQty)
-			fees = mulDiv(d.fees, l.qty, d.sellQty)
-			proceedsLeft, feesLeft = proceedsLeft.Sub(proceeds), feesLeft.Sub(fees)
+			proceeds = mulDivNum(d.gross, l.qty, d.sellQty)
+			fees = mulDivNum(d.fees, l.qty, d.sellQty)
+			proceedsLeft, feesLeft = proceedsLeft.sub(proceeds), feesLeft.sub(fees)
 		}
 		m := l.match
-		m.Quantity = model.NewDecimal(l.qty)
-		m.Proceeds, m.SaleFees, m.Cost = model.NewMoney(proceeds), model.NewMoney(fees), model.NewMoney(l.cost)
-		m.Gain = model.NewMoney(proceeds.Sub(fees).Sub(l.cost))
+		m.Quantity = model.NewDecimal(l.qty.cache())
+		m.Proceeds, m.SaleFees, m.Cost = model.NewMoney(proceeds.decimal()), model.NewMoney(fees.decimal()), model.NewMoney(l.cost.cache())
+		gain = proceeds.sub(fees).sub(l.cost)
+		m.Gain = model.NewMoney(gain.cache())
 		m.recipe.sale = sale
 		out.Matches[k] = m
-		cost = addNonZero(cost, l.cost)
+		cost = addNZ(cost, l.cost)
 		mask |= ruleBit(m.Rule)
 	}
-	out.IdentifiedCost = model.NewMoney(cost)
-	allowable := addNonZero(cost, d.fees)
-	out.AllowableCost = model.NewMoney(allowable)
-	out.Gain = model.NewMoney(d.gross.Sub(allowable))
+	out.IdentifiedCost = model.NewMoney(cost.cache())
+	allowable := addNZ(cost, d.fees)
+	out.AllowableCost = model.NewMoney(allowable.cache())
+	total := d.gross.sub(allowable)
+	if len(b.legs) != 1 || !total.sameAs(gain) {
+		gain = total
+	}
+	out.Gain = model.NewMoney(gain.cache())
 	out.Rules = rulesFor(mask)
-	out.rounded = roundedFigures{proceeds: out.Proceeds.Rounded(), cost: out.AllowableCost.Rounded(), gain: out.Gain.Rounded()}
+	out.rounded = roundedFigures{proceeds: d.gross.round(model.MoneyPlaces), cost: allowable.round(model.MoneyPlaces), gain: gain.round(model.MoneyPlaces)}
 	return out
 }
 
@@ -155,7 +160,7 @@ func (r *tickerRun) original(d *day) []TradeLine {
 	out := make([]TradeLine, 0, d.sellHi-d.sellLo)
 	for k := d.sellLo; k < d.sellHi; k++ {
 		t := r.entries[k].t
-		gross := model.Amount{Value: t.Quantity.Mul(t.Price.Value), Currency: t.Price.Currency}
+		gross := model.Amount{Value: numOf(t.Quantity).mul(numOf(t.Price.Value)).decimal(), Currency: t.Price.Currency}
 		out = append(out, TradeLine{Quantity: model.NewDecimal(t.Quantity), Price: r.conv.converted(t, t.Price),
 			Consideration: r.conv.converted(t, gross), Fees: r.conv.converted(t, t.Fees), Source: sourceRef(t.Source)})
 	}

@@ -87,8 +87,8 @@ func assemble(led *ledger, results []tickerResult, opts Options) *Report {
 		if len(r.history.Events) > 0 {
 			rep.Pools = append(rep.Pools, r.history)
 		}
-		if r.pool.qty.Sign() > 0 {
-			rep.Holdings = append(rep.Holdings, holding(led.tickers[i], r.pool.qty, r.pool.cost))
+		if r.pool.qty.sign() > 0 {
+			rep.Holdings = append(rep.Holdings, holding(led.tickers[i], r.pool.qty.decimal(), r.pool.cost.decimal()))
 		}
 	}
 	rep.TaxYears, rep.LossesCarriedForward = taxYears(results, opts.LossesBroughtForward)

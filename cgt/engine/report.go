@@ -2,7 +2,6 @@ package engine
 
 import (
 	"github.com/cgt-tools/cgt/cgt/model"
-	"github.com/shopspring/decimal"
 )
 
 // Match rule names, as they appear in Match.Rule and Disposal.Rules.
@@ -118,7 +117,7 @@ type Disposal struct {
 // roundedFigures are a disposal's proceeds, allowable cost and gain rounded to pence,
 // computed once (in parallel with the identification) rather than at every total.
 type roundedFigures struct {
-	proceeds, cost, gain decimal.Decimal
+	proceeds, cost, gain num
 }
 
 // Match is one leg of a disposal's identification: the shares matched under one rule (and,
@@ -136,7 +135,7 @@ type Match struct {
 	PoolBefore          *PoolState     `json:"pool_before,omitempty" jsonschema_description:"Section 104 pool before the disposal (section_104 legs)"`
 	PoolAfter           *PoolState     `json:"pool_after,omitempty" jsonschema_description:"Section 104 pool after the disposal (section_104 legs)"`
 	AverageCost         *model.Decimal `json:"average_cost,omitempty" jsonschema_description:"Pool cost per share before the disposal, 6 decimal places (section_104 legs)"`
-	Steps               []string       `json:"steps" jsonschema_description:"The cost arithmetic as readable lines"`
+	Steps               []string       `json:"steps" jsonschema_description:"The cost arithmetic as readable lines" record:"prose"`
 	Sources             []SourceRef    `json:"sources,omitempty" jsonschema_description:"Ledger lines of the matched acquisitions (same_day and bed_and_breakfast)"`
 
 	recipe *stepRecipe // inputs of Steps, expanded on demand (see Explain)

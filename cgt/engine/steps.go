@@ -13,14 +13,14 @@ import (
 // when asked for (Explain, or JSON).
 type stepRecipe struct {
 	acqDate                  model.Date
-	acqUsed, acqQty, acqCost decimal.Decimal // same_day, bed_and_breakfast
-	num, den                 decimal.Decimal // bed_and_breakfast across a split; zero when none
+	acqUsed, acqQty, acqCost num // same_day, bed_and_breakfast
+	num, den                 num // bed_and_breakfast across a split; zero when none
 	sale                     *saleFigures
 }
 
 // saleFigures are the whole disposal's figures, shared by its legs' recipes.
 type saleFigures struct {
-	qty, gross, fees decimal.Decimal
+	qty, gross, fees num
 }
 
 // Explain returns the match's cost arithmetic as readable lines: Steps when set, otherwise
@@ -46,20 +46,21 @@ func (m Match) MarshalJSON() ([]byte, error) {
 func (s *stepRecipe) lines(m *Match) []string {
 	q, cost := m.Quantity.Decimal, m.Cost.Exact()
 	proceeds, fees := m.Proceeds.Exact(), m.SaleFees.Exact()
+	acqUsed, acqQty, acqCost := s.acqUsed.decimal(), s.acqQty.decimal(), s.acqCost.decimal()
 	var out []string
 	switch m.Rule {
 	case RuleSameDay:
 		out = append(out,
-			"same-day acquisition on "+s.acqDate.String()+": "+shares(s.acqQty)+" for "+gbp(s.acqCost)+" in total ("+RefSameDay+")",
-			"cost = "+shares(s.acqUsed)+" × "+gbp(s.acqCost)+" ÷ "+shares(s.acqQty)+" = "+gbp(cost))
+			"same-day acquisition on "+s.acqDate.String()+": "+shares(acqQty)+" for "+gbp(acqCost)+" in total ("+RefSameDay+")",
+			"cost = "+shares(acqUsed)+" × "+gbp(acqCost)+" ÷ "+shares(acqQty)+" = "+gbp(cost))
 	case RuleBedAndBreakfast:
 		out = append(out, "acquisition on "+s.acqDate.String()+", within 30 days after the disposal: "+
-			shares(s.acqQty)+" for "+gbp(s.acqCost)+" in total ("+RefBedAndBreakfast+")")
-		if !s.num.IsZero() {
-			out = append(out, "a split or consolidation in between: 1 share then = "+qty(s.num.DivRound(s.den, divPlaces))+
-				" shares now, so "+shares(s.acqUsed)+" acquired match "+shares(q)+" disposed of")
+			shares(acqQty)+" for "+gbp(acqCost)+" in total ("+RefBedAndBreakfast+")")
+		if !s.num.isZero() {
+			out = append(out, "a split or consolidation in between: 1 share then = "+qty(s.num.divRound(s.den, divPlaces).decimal())+
+				" shares now, so "+shares(acqUsed)+" acquired match "+shares(q)+" disposed of")
 		}
-		out = append(out, "cost = "+shares(s.acqUsed)+" × "+gbp(s.acqCost)+" ÷ "+shares(s.acqQty)+" = "+gbp(cost))
+		out = append(out, "cost = "+shares(acqUsed)+" × "+gbp(acqCost)+" ÷ "+shares(acqQty)+" = "+gbp(cost))
 	default:
 		before, after := m.PoolBefore, m.PoolAfter
 		out = append(out,
@@ -68,10 +69,11 @@ func (s *stepRecipe) lines(m *Match) []string {
 			"cost = "+shares(q)+" × "+gbp(before.Cost.Exact())+" ÷ "+shares(before.Quantity.Decimal)+" = "+gbp(cost),
 			"pool after: "+shares(after.Quantity.Decimal)+" costing "+gbp(after.Cost.Exact()))
 	}
-	if sale := s.sale; !q.Equal(sale.qty) {
+	if sale := s.sale; !q.Equal(sale.qty.decimal()) {
+		saleQty := sale.qty.decimal()
 		out = append(out,
-			"proceeds = "+shares(q)+" × "+gbp(sale.gross)+" ÷ "+shares(sale.qty)+" = "+gbp(proceeds),
-			"sale fees = "+shares(q)+" × "+gbp(sale.fees)+" ÷ "+shares(sale.qty)+" = "+gbp(fees))
+			"proceeds = "+shares(q)+" × "+gbp(sale.gross.decimal())+" ÷ "+shares(saleQty)+" = "+gbp(proceeds),
+			"sale fees = "+shares(q)+" × "+gbp(sale.fees.decimal())+" ÷ "+shares(saleQty)+" = "+gbp(fees))
 	}
 	return append(out, "gain = "+gbp(proceeds)+" − "+gbp(fees)+" − "+gbp(cost)+" = "+gbp(proceeds.Sub(fees).Sub(cost)))
 }

@@ -14,14 +14,14 @@ const bnbWindow = 30
 // pool is a Section 104 holding: the shares not identified under the same-day or 30-day
 // rules, at their total cost (TCGA 1992 s104).
 type pool struct {
-	qty, cost decimal.Decimal
+	qty, cost num
 }
 
 // income is one DIVIDEND or ACCUMULATION row, kept for the tax-year totals.
 type income struct {
 	date         model.Date
 	accumulation bool
-	amount, tax  decimal.Decimal
+	amount, tax  num
 }
 
 // tickerResult is everything one ticker contributes to the report.
@@ -39,7 +39,7 @@ type tickerRun struct {
 	entries []entry
 	days    []day
 	pool    pool
-	held    decimal.Decimal // shares actually held (differs from the pool while a 30-day match is pending)
+	held    num // shares actually held (differs from the pool while a 30-day match is pending)
 	conv    *converter
 	out     *tickerResult
 	builder disposalBuilder
@@ -56,7 +56,7 @@ func runTicker(ticker string, txns []model.Transaction, idx []int32, conv *conve
 	r := &tickerRun{ticker: ticker, entries: es, days: buildDays(es), conv: conv, out: &res}
 	sells := 0
 	for i := range r.days {
-		if r.days[i].sellQty.Sign() > 0 {
+		if r.days[i].sellQty.sign() > 0 {
 			sells++
 		}
 	}
@@ -84,13 +84,13 @@ func (r *tickerRun) processDay(i int) error {
 			return err
 		}
 	}
-	if d.sellQty.Sign() > 0 {
+	if d.sellQty.sign() > 0 {
 		if err := r.dispose(i); err != nil {
 			return err
 		}
 	}
-	r.held = addNonZero(r.held, d.buyQty)
-	if d.avail.Sign() > 0 {
+	r.held = addNZ(r.held, d.buyQty)
+	if d.avail.sign() > 0 {
 		r.addToPool(d)
 	}
 	return nil
@@ -104,18 +104,19 @@ func (r *tickerRun) applySplits(d *day) {
 			continue
 		}
 		before := r.pool.qty
+		ratio := numOf(t.Ratio)
 		if t.Action == model.Split {
-			r.pool.qty = r.pool.qty.Mul(t.Ratio)
-			r.held = r.held.Mul(t.Ratio)
+			r.pool.qty = r.pool.qty.mul(ratio)
+			r.held = r.held.mul(ratio)
 		} else {
-			r.pool.qty = r.pool.qty.DivRound(t.Ratio, divPlaces)
-			r.held = r.held.DivRound(t.Ratio, divPlaces)
+			r.pool.qty = r.pool.qty.divRound(ratio, divPlaces)
+			r.held = r.held.divRound(ratio, divPlaces)
 		}
 		event := EventSplit
 		if t.Action == model.Unsplit {
 			event = EventUnsplit
 		}
-		r.record(t, event, r.pool.qty.Sub(before), decimal.Decimal{})
+		r.record(t, event, r.pool.qty.sub(before), num{})
 	}
 }
 
@@ -128,49 +129,49 @@ func (r *tickerRun) applyAdjustment(e *entry) error {
 		r.out.incomes = append(r.out.incomes, income{date: t.Date, amount: e.value, tax: e.extra})
 		return nil
 	case model.Accumulation:
-		if e.value.IsZero() {
+		if e.value.isZero() {
 			return nil
 		}
-		if r.held.Sign() <= 0 {
+		if r.held.sign() <= 0 {
 			return noHoldingError(t)
 		}
 		r.out.incomes = append(r.out.incomes, income{date: t.Date, accumulation: true, amount: e.value, tax: e.extra})
-		r.pool.cost = r.pool.cost.Add(e.value)
-		r.record(t, EventAccumulation, decimal.Decimal{}, e.value)
+		r.pool.cost = r.pool.cost.add(e.value)
+		r.record(t, EventAccumulation, num{}, e.value)
 	case model.CapReturn:
-		if e.value.IsZero() {
+		if e.value.isZero() {
 			return nil
 		}
-		if r.held.Sign() <= 0 {
+		if r.held.sign() <= 0 {
 			return noHoldingError(t)
 		}
-		if e.value.Cmp(r.pool.cost) > 0 {
-			return capReturnAboveCostError(t, e.value, r.pool.cost)
+		if e.value.cmp(r.pool.cost) > 0 {
+			return capReturnAboveCostError(t, e.value.decimal(), r.pool.cost.decimal())
 		}
-		r.pool.cost = r.pool.cost.Sub(e.value)
-		r.record(t, EventCapReturn, decimal.Decimal{}, e.value.Neg())
+		r.pool.cost = r.pool.cost.sub(e.value)
+		r.record(t, EventCapReturn, num{}, e.value.negate())
 	}
 	return nil
 }
 
 // addToPool adds the day's unidentified acquisition to the Section 104 pool.
 func (r *tickerRun) addToPool(d *day) {
-	cost := mulDiv(d.buyCost, d.avail, d.buyQty)
-	r.pool.qty = r.pool.qty.Add(d.avail)
-	r.pool.cost = r.pool.cost.Add(cost)
+	cost := mulDivNum(d.buyCost, d.avail, d.buyQty)
+	r.pool.qty = r.pool.qty.add(d.avail)
+	r.pool.cost = r.pool.cost.add(cost)
 	r.record(r.entries[d.buyLo].t, EventBuy, d.avail, cost)
-	d.avail = decimal.Decimal{}
+	d.avail = num{}
 }
 
 // record appends a pool event with the pool as it now stands.
-func (r *tickerRun) record(t *model.Transaction, event string, dq, dc decimal.Decimal) {
+func (r *tickerRun) record(t *model.Transaction, event string, dq, dc num) {
 	r.out.history.Events = append(r.out.history.Events, PoolEvent{
 		Date:           t.Date,
 		Event:          event,
-		QuantityChange: model.NewDecimal(dq),
-		CostChange:     model.NewMoney(dc),
-		Quantity:       model.NewDecimal(r.pool.qty),
-		Cost:           model.NewMoney(r.pool.cost),
+		QuantityChange: model.NewDecimal(dq.decimal()),
+		CostChange:     model.NewMoney(dc.decimal()),
+		Quantity:       model.NewDecimal(r.pool.qty.cache()),
+		Cost:           model.NewMoney(r.pool.cost.cache()),
 		Source:         sourceRef(t.Source),
 	})
 }
@@ -193,26 +194,26 @@ func (r *tickerRun) dispose(i int) error {
 	if !taxyear.InScope(d.date) {
 		return beforeScopeError(sale, r.ticker)
 	}
-	held := r.held.Add(d.buyQty)
-	if d.sellQty.Cmp(held) > 0 {
-		return oversellError(sale, r.ticker, d.sellQty, held)
+	held := r.held.add(d.buyQty)
+	if d.sellQty.cmp(held) > 0 {
+		return oversellError(sale, r.ticker, d.sellQty.decimal(), held.decimal())
 	}
 	b := r.builder.start(r, d)
 	rest := d.sellQty
-	if sd := minDec(d.sellQty, d.buyQty); sd.Sign() > 0 {
+	if sd := minNum(d.sellQty, d.buyQty); sd.sign() > 0 {
 		b.sameDay(sd)
-		rest = rest.Sub(sd)
+		rest = rest.sub(sd)
 	}
-	if rest.Sign() > 0 {
+	if rest.sign() > 0 {
 		rest = r.matchWithin30Days(b, i, rest)
 	}
-	if rest.Sign() > 0 {
-		if rest.Cmp(r.pool.qty) > 0 { // cannot happen while held ≤ pool; kept as a guard
-			return oversellError(sale, r.ticker, d.sellQty, held)
+	if rest.sign() > 0 {
+		if rest.cmp(r.pool.qty) > 0 { // cannot happen while held ≤ pool; kept as a guard
+			return oversellError(sale, r.ticker, d.sellQty.decimal(), held.decimal())
 		}
 		b.section104(rest)
 	}
-	r.held = r.held.Sub(d.sellQty) // processDay then adds the day's acquisition
+	r.held = r.held.sub(d.sellQty) // processDay then adds the day's acquisition
 	r.out.disposals = append(r.out.disposals, b.finish())
 	return nil
 }
@@ -222,42 +223,42 @@ func (r *tickerRun) dispose(i int) error {
 // what its own day's disposal left (same-day priority) and what earlier disposals did not
 // take. A split or consolidation in between converts the acquisition into the disposal's
 // units. It returns what is still unmatched.
-func (r *tickerRun) matchWithin30Days(b *disposalBuilder, i int, rest decimal.Decimal) decimal.Decimal {
+func (r *tickerRun) matchWithin30Days(b *disposalBuilder, i int, rest num) num {
 	last := r.days[i].date.AddDays(bnbWindow)
-	var num, den decimal.Decimal // acquisition shares per disposal share; zero while 1
-	for j := i + 1; j < len(r.days) && r.days[j].date <= last && rest.Sign() > 0; j++ {
+	var sn, sd num // acquisition shares per disposal share; zero while 1
+	for j := i + 1; j < len(r.days) && r.days[j].date <= last && rest.sign() > 0; j++ {
 		a := &r.days[j]
 		if a.hasSplit() {
-			num, den = scaleBy(num, den, a)
+			sn, sd = scaleBy(sn, sd, a)
 		}
-		if a.avail.Sign() <= 0 {
+		if a.avail.sign() <= 0 {
 			continue
 		}
 		offer := a.avail // in the disposal's units
-		if !num.IsZero() {
-			offer = mulDiv(a.avail, den, num)
+		if !sn.isZero() {
+			offer = mulDivNum(a.avail, sd, sn)
 		}
 		take, used := offer, a.avail
-		if rest.Cmp(offer) < 0 {
+		if rest.cmp(offer) < 0 {
 			take = rest
 			used = take
-			if !num.IsZero() {
-				used = mulDiv(take, num, den)
+			if !sn.isZero() {
+				used = mulDivNum(take, sn, sd)
 			}
 		}
-		b.bedAndBreakfast(a, take, used, num, den)
-		a.avail = a.avail.Sub(used)
-		rest = rest.Sub(take)
+		b.bedAndBreakfast(a, take, used, sn, sd)
+		a.avail = a.avail.sub(used)
+		rest = rest.sub(take)
 	}
 	return rest
 }
 
 // scaleBy folds a day's splits into the running conversion factor.
-func scaleBy(num, den decimal.Decimal, a *day) (decimal.Decimal, decimal.Decimal) {
-	if num.IsZero() {
+func scaleBy(sn, sd num, a *day) (num, num) {
+	if sn.isZero() {
 		return a.splitNum, a.splitDen
 	}
-	return num.Mul(a.splitNum), den.Mul(a.splitDen)
+	return sn.mul(a.splitNum), sd.mul(a.splitDen)
 }
 
 // noHoldingError reports an ACCUMULATION or CAPRETURN with no shares to attach it to.

@@ -80,26 +80,26 @@ func collectYears(results []tickerResult) []*yearBuild {
 // totals are the summed rounded figures of a set of disposals.
 type totals struct {
 	count                          int
-	proceeds, costs, gains, losses decimal.Decimal
+	proceeds, costs, gains, losses num
 }
 
 // add adds one disposal's figures, each rounded to pence first so that the totals equal the
 // sum of the figures the report shows.
 func (t *totals) add(d *Disposal) {
 	t.count++
-	t.proceeds = addNonZero(t.proceeds, d.rounded.proceeds)
-	t.costs = addNonZero(t.costs, d.rounded.cost)
-	if g := d.rounded.gain; g.Sign() >= 0 {
-		t.gains = addNonZero(t.gains, g)
+	t.proceeds = addNZ(t.proceeds, d.rounded.proceeds)
+	t.costs = addNZ(t.costs, d.rounded.cost)
+	if g := d.rounded.gain; g.sign() >= 0 {
+		t.gains = addNZ(t.gains, g)
 	} else {
-		t.losses = t.losses.Sub(g)
+		t.losses = t.losses.sub(g)
 	}
 }
 
 // plus adds two sets of totals.
 func (t totals) plus(o totals) totals {
-	return totals{count: t.count + o.count, proceeds: addNonZero(t.proceeds, o.proceeds), costs: addNonZero(t.costs, o.costs),
-		gains: addNonZero(t.gains, o.gains), losses: addNonZero(t.losses, o.losses)}
+	return totals{count: t.count + o.count, proceeds: addNZ(t.proceeds, o.proceeds), costs: addNZ(t.costs, o.costs),
+		gains: addNZ(t.gains, o.gains), losses: addNZ(t.losses, o.losses)}
 }
 
 // totalYear fills a tax year's figures from its disposals and incomes. The rate periods
@@ -119,9 +119,9 @@ func totalYear(b *yearBuild) TaxYear {
 	var all totals
 	y.RatePeriods, all = ratePeriods(b)
 	y.DisposalCount = all.count
-	y.Proceeds, y.AllowableCosts = model.NewMoney(all.proceeds), model.NewMoney(all.costs)
-	y.Gains, y.Losses = model.NewMoney(all.gains), model.NewMoney(all.losses)
-	y.NetGain = model.NewMoney(all.gains.Sub(all.losses))
+	y.Proceeds, y.AllowableCosts = model.NewMoney(all.proceeds.decimal()), model.NewMoney(all.costs.decimal())
+	y.Gains, y.Losses = model.NewMoney(all.gains.decimal()), model.NewMoney(all.losses.decimal())
+	y.NetGain = model.NewMoney(all.gains.sub(all.losses).decimal())
 	y.SA108 = SA108{NumberOfDisposals: all.count, DisposalProceeds: y.Proceeds, AllowableCosts: y.AllowableCosts,
 		GainsBeforeLosses: y.Gains, LossesInYear: y.Losses}
 	y.Dividends = dividends(b.incomes)
@@ -143,9 +143,9 @@ func ratePeriods(b *yearBuild) ([]RatePeriodResult, totals) {
 		all = all.plus(t)
 		out = append(out, RatePeriodResult{
 			From: p.From, To: p.To, Basic: model.NewDecimal(p.Basic), Higher: model.NewDecimal(p.Higher),
-			Reference: p.Reference, DisposalCount: t.count, Proceeds: model.NewMoney(t.proceeds),
-			Gains: model.NewMoney(t.gains), Losses: model.NewMoney(t.losses),
-			NetGain: model.NewMoney(t.gains.Sub(t.losses)),
+			Reference: p.Reference, DisposalCount: t.count, Proceeds: model.NewMoney(t.proceeds.decimal()),
+			Gains: model.NewMoney(t.gains.decimal()), Losses: model.NewMoney(t.losses.decimal()),
+			NetGain: model.NewMoney(t.gains.sub(t.losses).decimal()),
 		})
 	}
 	for ; k < len(b.disposals); k++ { // a day outside every rate period still counts in the year
@@ -157,16 +157,16 @@ func ratePeriods(b *yearBuild) ([]RatePeriodResult, totals) {
 // dividends totals the year's cash dividends and notional (accumulation) distributions.
 func dividends(incomes []*income) Dividends {
 	var out Dividends
-	var inc, tax, acc decimal.Decimal
+	var inc, tax, acc num
 	for _, in := range incomes {
 		if in.accumulation {
-			acc = acc.Add(in.amount)
+			acc = acc.add(in.amount)
 			continue
 		}
 		out.Count++
-		inc, tax = inc.Add(in.amount), tax.Add(in.tax)
+		inc, tax = inc.add(in.amount), tax.add(in.tax)
 	}
-	out.Income, out.TaxPaid, out.Accumulations = model.NewMoney(inc), model.NewMoney(tax), model.NewMoney(acc)
+	out.Income, out.TaxPaid, out.Accumulations = model.NewMoney(inc.decimal()), model.NewMoney(tax.decimal()), model.NewMoney(acc.decimal())
 	return out
 }
 
@@ -179,7 +179,10 @@ func applyLosses(y *TaxYear, ty taxyear.Year, bf decimal.Decimal) decimal.Decima
 	aea := ty.AnnualExemptAmount()
 	used := decimal.Decimal{}
 	if excess := net.Sub(aea); excess.Sign() > 0 {
-		used = minDec(bf, excess)
+		used = bf
+		if excess.Cmp(bf) < 0 {
+			used = excess
+		}
 	}
 	taxable := net.Sub(used).Sub(aea)
 	if taxable.Sign() < 0 {

@@ -1,0 +1,396 @@
+package engine
+
+import (
+	"math"
+	"math/big"
+	"math/bits"
+
+	"github.com/shopspring/decimal"
+)
+
+// num is an exact decimal, coefficient × 10^exp, for the engine's arithmetic. The coefficient
+// is kept as a sign and a 128-bit magnitude, which holds every realistic amount even at the
+// 20 decimal places of a non-terminating division, so the common case allocates nothing.
+// When a result does not fit, the value is held as a decimal.Decimal instead and the
+// arithmetic continues there.
+//
+// Every operation gives exactly the value and the exponent decimal.Decimal gives for the same
+// operation (Add and Sub at the smaller exponent, Mul at the sum of the exponents, divRound
+// and round at the precision asked for), so converting to decimal.Decimal at the end cannot
+// change a figure or the way it is written.
+type num struct {
+	hi, lo uint64 // magnitude of the coefficient, when !isBig
+	exp    int32
+	neg    bool // negative; never set for a zero magnitude
+	isBig  bool // the value is dec only
+	hasDec bool // dec holds the same value at the same exponent (a ledger figure, or big)
+	dec    decimal.Decimal
+}
+
+// numOf wraps a decimal.Decimal, keeping it so that converting back costs nothing.
+func numOf(d decimal.Decimal) num {
+	n := num{exp: d.Exponent(), hasDec: true, dec: d}
+	if d.NumDigits() > 18 {
+		n.isBig = true
+		return n
+	}
+	c := d.CoefficientInt64()
+	if c < 0 {
+		n.neg, c = true, -c
+	}
+	n.lo = uint64(c)
+	return n
+}
+
+// numInt is the integer v.
+func numInt(v int64) num {
+	if v < 0 {
+		return num{lo: uint64(-v), neg: true}
+	}
+	return num{lo: uint64(v)}
+}
+
+// decimal returns the value as a decimal.Decimal. A zero at exponent 0 is the zero
+// decimal.Decimal, which allocates nothing.
+func (n num) decimal() decimal.Decimal {
+	if n.hasDec {
+		return n.dec
+	}
+	if n.hi == 0 && n.lo <= math.MaxInt64 {
+		if n.lo == 0 && n.exp == 0 {
+			return decimal.Decimal{}
+		}
+		c := int64(n.lo)
+		if n.neg {
+			c = -c
+		}
+		return decimal.New(c, n.exp)
+	}
+	words := [2]big.Word{big.Word(n.lo), big.Word(n.hi)}
+	var v big.Int // copied by NewFromBigInt, so it can live on the stack
+	v.SetBits(words[:])
+	if n.neg {
+		v.Neg(&v)
+	}
+	return decimal.NewFromBigInt(&v, n.exp)
+}
+
+// cache converts n to a decimal.Decimal once and keeps it, for a value that is reported in
+// several places (a pool's cost in its event and in a disposal's pool figures).
+func (n *num) cache() decimal.Decimal {
+	if !n.hasDec {
+		n.dec, n.hasDec = n.decimal(), true
+	}
+	return n.dec
+}
+
+// bigNum wraps the result of a decimal.Decimal operation, compacting it when it fits.
+func bigNum(d decimal.Decimal) num { return numOf(d) }
+
+func (n num) isZero() bool {
+	if n.isBig {
+		return n.dec.IsZero()
+	}
+	return n.hi == 0 && n.lo == 0
+}
+
+func (n num) sign() int {
+	switch {
+	case n.isBig:
+		return n.dec.Sign()
+	case n.hi == 0 && n.lo == 0:
+		return 0
+	case n.neg:
+		return -1
+	}
+	return 1
+}
+
+// compact returns a num with the given magnitude and sign, normalizing the sign of zero.
+func compact(hi, lo uint64, exp int32, neg bool) num {
+	return num{hi: hi, lo: lo, exp: exp, neg: neg && (hi|lo) != 0}
+}
+
+func (n num) negate() num {
+	if n.isBig {
+		return bigNum(n.dec.Neg())
+	}
+	return compact(n.hi, n.lo, n.exp, !n.neg)
+}
+
+func (n num) abs() num {
+	if n.isBig {
+		return bigNum(n.dec.Abs())
+	}
+	if !n.neg {
+		return n
+	}
+	return compact(n.hi, n.lo, n.exp, false)
+}
+
+// pow10s are the powers of ten that fit in a uint64.
+var pow10s = func() (p [20]uint64) {
+	p[0] = 1
+	for i := 1; i < len(p); i++ {
+		p[i] = p[i-1] * 10
+	}
+	return p
+}()
+
+// mul64 multiplies a 128-bit magnitude by m; ok is false on overflow.
+func mul64(hi, lo, m uint64) (uint64, uint64, bool) {
+	h1, l1 := bits.Mul64(lo, m)
+	h2, l2 := bits.Mul64(hi, m)
+	if h2 != 0 {
+		return 0, 0, false
+	}
+	h, carry := bits.Add64(h1, l2, 0)
+	return h, l1, carry == 0
+}
+
+// scale10 multiplies a 128-bit magnitude by 10^k (k ≥ 0); ok is false on overflow.
+func scale10(hi, lo uint64, k int64) (uint64, uint64, bool) {
+	if hi|lo == 0 {
+		return 0, 0, true
+	}
+	ok := true
+	for k > 0 && ok {
+		step := min(k, 19)
+		hi, lo, ok = mul64(hi, lo, pow10s[step])
+		k -= step
+	}
+	return hi, lo, ok
+}
+
+// align brings a and b to the smaller of their exponents; ok is false when a magnitude would
+// overflow.
+func align(a, b num) (num, num, bool) {
+	var ok bool
+	switch {
+	case a.exp > b.exp:
+		a.hi, a.lo, ok = scale10(a.hi, a.lo, int64(a.exp)-int64(b.exp))
+		a.exp, a.hasDec = b.exp, false
+	case b.exp > a.exp:
+		b.hi, b.lo, ok = scale10(b.hi, b.lo, int64(b.exp)-int64(a.exp))
+		b.exp, b.hasDec = a.exp, false
+	default:
+		ok = true
+	}
+	return a, b, ok
+}
+
+// cmpMag compares two magnitudes.
+func cmpMag(ahi, alo, bhi, blo uint64) int {
+	switch {
+	case ahi != bhi:
+		if ahi < bhi {
+			return -1
+		}
+		return 1
+	case alo != blo:
+		if alo < blo {
+			return -1
+		}
+		return 1
+	}
+	return 0
+}
+
+func (n num) add(m num) num {
+	if !n.isBig && !m.isBig {
+		if a, b, ok := align(n, m); ok {
+			if a.neg == b.neg {
+				lo, carry := bits.Add64(a.lo, b.lo, 0)
+				hi, carry := bits.Add64(a.hi, b.hi, carry)
+				if carry == 0 {
+					return compact(hi, lo, a.exp, a.neg)
+				}
+			} else {
+				if cmpMag(a.hi, a.lo, b.hi, b.lo) < 0 {
+					a, b = b, a
+				}
+				lo, borrow := bits.Sub64(a.lo, b.lo, 0)
+				hi, _ := bits.Sub64(a.hi, b.hi, borrow)
+				return compact(hi, lo, a.exp, a.neg)
+			}
+		}
+	}
+	return bigNum(n.decimal().Add(m.decimal()))
+}
+
+func (n num) sub(m num) num {
+	if !n.isBig && !m.isBig {
+		return n.add(compact(m.hi, m.lo, m.exp, !m.neg))
+	}
+	return bigNum(n.decimal().Sub(m.decimal()))
+}
+
+func (n num) mul(m num) num {
+	if !n.isBig && !m.isBig && n.exp > math.MinInt32/2 && n.exp < math.MaxInt32/2 &&
+		m.exp > math.MinInt32/2 && m.exp < math.MaxInt32/2 {
+		a, b := n, m
+		if a.hi != 0 {
+			a, b = b, a
+		}
+		if a.hi == 0 {
+			if hi, lo, ok := mul64(b.hi, b.lo, a.lo); ok {
+				return compact(hi, lo, n.exp+m.exp, n.neg != m.neg)
+			}
+		}
+	}
+	return bigNum(n.decimal().Mul(m.decimal()))
+}
+
+func (n num) cmp(m num) int {
+	if !n.isBig && !m.isBig {
+		if s, t := n.sign(), m.sign(); s != t || s == 0 {
+			return cmpInt(s, t)
+		}
+		if a, b, ok := align(n, m); ok {
+			c := cmpMag(a.hi, a.lo, b.hi, b.lo)
+			if n.neg {
+				return -c
+			}
+			return c
+		}
+	}
+	return n.decimal().Cmp(m.decimal())
+}
+
+func cmpInt(a, b int) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}
+
+func (n num) equal(m num) bool { return n.cmp(m) == 0 }
+
+// sameAs reports whether n and m are the same value at the same exponent, so that either
+// writes the same way.
+func (n num) sameAs(m num) bool {
+	if n.isBig || m.isBig {
+		return n.isBig && m.isBig && n.exp == m.exp && n.dec.Equal(m.dec)
+	}
+	return n.hi == m.hi && n.lo == m.lo && n.exp == m.exp && n.neg == m.neg
+}
+
+// divRound returns n ÷ m rounded half away from zero to places decimal places, at exponent
+// −places (decimal.Decimal.DivRound).
+func (n num) divRound(m num, places int32) num {
+	if !n.isBig && !m.isBig && !m.isZero() && places >= 0 && places <= 40 {
+		if q, ok := n.divRoundCompact(m, places); ok {
+			return q
+		}
+	}
+	return bigNum(n.decimal().DivRound(m.decimal(), places))
+}
+
+func (n num) divRoundCompact(m num, places int32) (num, bool) {
+	e := int64(n.exp) - int64(m.exp) + int64(places)
+	if e < -38 || e > 38 {
+		return num{}, false
+	}
+	ahi, alo, bhi, blo := n.hi, n.lo, m.hi, m.lo
+	ok := true
+	if e < 0 {
+		bhi, blo, ok = scale10(bhi, blo, -e)
+	} else {
+		ahi, alo, ok = scale10(ahi, alo, e)
+	}
+	if !ok || bhi != 0 {
+		return num{}, false
+	}
+	qhi, r := ahi/blo, ahi%blo
+	qlo, r := bits.Div64(r, alo, blo)
+	if r >= blo-r { // 2r ≥ divisor: round away from zero
+		var carry uint64
+		qlo, carry = bits.Add64(qlo, 1, 0)
+		if qhi, carry = bits.Add64(qhi, 0, carry); carry != 0 {
+			return num{}, false
+		}
+	}
+	return compact(qhi, qlo, -places, n.neg != m.neg), true
+}
+
+// round rounds half away from zero to places decimal places (decimal.Decimal.Round).
+func (n num) round(places int32) num {
+	if n.exp == -places {
+		return n
+	}
+	if !n.isBig && places >= 0 && places <= 40 {
+		hi, lo := n.hi, n.lo
+		target := -int64(places) - 1
+		d := int64(n.exp) - target
+		ok := true
+		switch {
+		case d > 0:
+			hi, lo, ok = scale10(hi, lo, d)
+		case d < 0 && d >= -38:
+			hi, lo = div10k(hi, lo, -d)
+		case d < 0:
+			hi, lo = 0, 0
+		}
+		if ok {
+			var carry uint64
+			lo, carry = bits.Add64(lo, 5, 0)
+			hi, carry = bits.Add64(hi, 0, carry)
+			if carry == 0 {
+				hi, lo = div10k(hi, lo, 1)
+				return compact(hi, lo, -places, n.neg)
+			}
+		}
+	}
+	return bigNum(n.decimal().Round(places))
+}
+
+// div10k divides a 128-bit magnitude by 10^k (0 ≤ k ≤ 38), truncating.
+func div10k(hi, lo uint64, k int64) (uint64, uint64) {
+	for k > 0 {
+		step := min(k, 19)
+		p := pow10s[step]
+		qhi, r := hi/p, hi%p
+		lo, _ = bits.Div64(r, lo, p)
+		hi = qhi
+		k -= step
+	}
+	return hi, lo
+}
+
+// addNZ adds without touching the other side when one side is zero, as decimal's callers
+// did: a zero operand keeps the other operand's exponent.
+func addNZ(a, b num) num {
+	if b.isZero() {
+		return a
+	}
+	if a.isZero() {
+		return b
+	}
+	return a.add(b)
+}
+
+// subNZ subtracts, leaving a unchanged when b is zero.
+func subNZ(a, b num) num {
+	if b.isZero() {
+		return a
+	}
+	return a.sub(b)
+}
+
+func minNum(a, b num) num {
+	if a.cmp(b) <= 0 {
+		return a
+	}
+	return b
+}
+
+// mulDivNum returns a × b ÷ c, exact when the division terminates within divPlaces.
+func mulDivNum(a, b, c num) num {
+	if b.equal(c) {
+		return a
+	}
+	return a.mul(b).divRound(c, divPlaces)
+}
