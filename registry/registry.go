@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"regexp"
 	"sort"
 	"strings"
 
@@ -18,20 +17,47 @@ type Registry struct {
 	deps   *Deps
 }
 
-var (
-	namePattern    = regexp.MustCompile(`^[a-z][a-z0-9_]*\.[a-z][a-z0-9_]*$`)
-	mcpNamePattern = regexp.MustCompile(`^[a-z0-9_]{1,64}$`)
-)
+// mcpNamePattern is the form of an MCP tool name that every MCP client accepts.
+const mcpNamePattern = `^[a-z0-9_]{1,64}$`
+
+// isCommandName reports whether name is namespace.verb: two parts of lower-case letters,
+// digits and underscores, each starting with a letter. It is a loop rather than a regexp
+// because New runs on every invocation and a regexp would be compiled for it at start-up.
+func isCommandName(name string) bool {
+	ns, verb, ok := strings.Cut(name, ".")
+	return ok && isWord(ns) && isWord(verb)
+}
+
+func isWord(s string) bool {
+	if s == "" || s[0] < 'a' || s[0] > 'z' {
+		return false
+	}
+	return isMCPChars(s)
+}
+
+// isMCPName reports whether name matches mcpNamePattern.
+func isMCPName(name string) bool {
+	return len(name) >= 1 && len(name) <= 64 && isMCPChars(name)
+}
+
+func isMCPChars(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; !(c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '_') {
+			return false
+		}
+	}
+	return true
+}
 
 // New builds a registry, checking that names are well formed and unique.
 func New(deps *Deps, cmds ...Command) (*Registry, error) {
 	r := &Registry{cmds: cmds, byName: map[string]Command{}, deps: deps}
 	for _, c := range cmds {
 		m := c.Meta()
-		if !namePattern.MatchString(m.Name) {
+		if !isCommandName(m.Name) {
 			return nil, fmt.Errorf("registry: command name %q is not namespace.verb", m.Name)
 		}
-		if !mcpNamePattern.MatchString(m.MCPName) {
+		if !isMCPName(m.MCPName) {
 			return nil, fmt.Errorf("registry: MCP name %q of %s does not match %s", m.MCPName, m.Name, mcpNamePattern)
 		}
 		for _, n := range []string{m.Name, m.MCPName} {
