@@ -32,9 +32,10 @@ func (b *disposalBuilder) sameDay(q num) {
 	d := b.d
 	cost := mulDivNum(d.buyCost, q, d.buyQty)
 	date := d.date
-	m := Match{Rule: RuleSameDay, Reference: RefSameDay, AcquisitionDate: &date,
+	m := Match{Rule: RuleSameDay, Reference: RefSameDay, AcquisitionDate: b.r.arena.date(date),
 		Sources: b.r.buySources(d)}
-	m.recipe = &stepRecipe{acqDate: date, acqUsed: q, acqQty: d.buyQty, acqCost: d.buyCost}
+	m.recipe = b.r.arena.recipes.next()
+	*m.recipe = stepRecipe{acqDate: date, acqUsed: q, acqQty: d.buyQty, acqCost: d.buyCost}
 	b.legs = append(b.legs, leg{match: m, qty: q, cost: cost})
 }
 
@@ -43,13 +44,14 @@ func (b *disposalBuilder) sameDay(q num) {
 func (b *disposalBuilder) bedAndBreakfast(a *day, take, used, sn, sd num) {
 	cost := mulDivNum(a.buyCost, used, a.buyQty)
 	date := a.date
-	m := Match{Rule: RuleBedAndBreakfast, Reference: RefBedAndBreakfast, AcquisitionDate: &date,
+	m := Match{Rule: RuleBedAndBreakfast, Reference: RefBedAndBreakfast, AcquisitionDate: b.r.arena.date(date),
 		Sources: b.r.buySources(a)}
 	if !sn.isZero() {
 		u := model.NewDecimal(used.decimal())
 		m.AcquisitionQuantity = &u
 	}
-	m.recipe = &stepRecipe{acqDate: date, acqUsed: used, acqQty: a.buyQty, acqCost: a.buyCost, num: sn, den: sd}
+	m.recipe = b.r.arena.recipes.next()
+	*m.recipe = stepRecipe{acqDate: date, acqUsed: used, acqQty: a.buyQty, acqCost: a.buyCost, num: sn, den: sd}
 	b.legs = append(b.legs, leg{match: m, qty: take, cost: cost})
 }
 
@@ -66,11 +68,15 @@ func (b *disposalBuilder) section104(q num) {
 	if p.qty.isZero() {
 		p.cost = num{}
 	}
-	avg := model.NewDecimal(before.cost.divRound(before.qty, avgPlaces).decimal())
-	m := Match{Rule: RuleSection104, Reference: RefSection104, AverageCost: &avg,
-		PoolBefore: &PoolState{Quantity: model.NewDecimal(before.qty.cache()), Cost: model.NewMoney(before.cost.cache())},
-		PoolAfter:  &PoolState{Quantity: model.NewDecimal(p.qty.cache()), Cost: model.NewMoney(p.cost.cache())}}
-	m.recipe = &stepRecipe{}
+	ar := &b.r.arena
+	avg := ar.decimals.next()
+	*avg = model.NewDecimal(before.cost.divRound(before.qty, avgPlaces).decimal())
+	states := ar.states.take(2)
+	states[0] = PoolState{Quantity: model.NewDecimal(before.qty.cache()), Cost: model.NewMoney(before.cost.cache())}
+	states[1] = PoolState{Quantity: model.NewDecimal(p.qty.cache()), Cost: model.NewMoney(p.cost.cache())}
+	m := Match{Rule: RuleSection104, Reference: RefSection104, AverageCost: avg,
+		PoolBefore: &states[0], PoolAfter: &states[1]}
+	m.recipe = ar.recipes.next()
 	b.legs = append(b.legs, leg{match: m, qty: q, cost: cost})
 	b.r.record(b.r.entries[b.d.sellLo].t, EventSell, q.negate(), cost.negate())
 }
@@ -92,12 +98,13 @@ func (b *disposalBuilder) finish() Disposal {
 		Source:   sourceRef(first.Source),
 		Sources:  b.r.sources(d.sellLo, d.sellHi),
 		Original: b.r.original(d),
-		Matches:  make([]Match, len(b.legs)),
+		Matches:  b.r.arena.matches.take(len(b.legs)),
 	}
 	var cost, proceedsLeft, feesLeft num = num{}, d.gross, d.fees
 	var gain num // of the last leg, which is the disposal's gain when there is one leg
 	var mask uint8
-	sale := &saleFigures{qty: d.sellQty, gross: d.gross, fees: d.fees}
+	sale := b.r.arena.sales.next()
+	*sale = saleFigures{qty: d.sellQty, gross: d.gross, fees: d.fees}
 	for k := range b.legs {
 		l := &b.legs[k]
 		proceeds, fees := proceedsLeft, feesLeft
@@ -140,7 +147,7 @@ func (r *tickerRun) buySources(d *day) []SourceRef {
 
 // sources lists the ledger lines of entries [lo, hi).
 func (r *tickerRun) sources(lo, hi int32) []SourceRef {
-	out := make([]SourceRef, 0, hi-lo)
+	out := r.arena.sources.take(int(hi - lo))[:0]
 	for k := lo; k < hi; k++ {
 		out = append(out, sourceRef(r.entries[k].t.Source))
 	}
@@ -195,3 +202,43 @@ var ruleLists = func() [8][]string {
 // rulesFor returns the rules of a mask in the order applied. The slice is shared: callers
 // must not modify it.
 func rulesFor(mask uint8) []string { return ruleLists[mask] }
+
+// arena hands out the small objects of one ticker's report (match legs, pool states, step
+// recipes, source lists) from shared blocks, so that a disposal costs a few allocations per
+// block rather than several of its own. The report keeps the blocks alive.
+type arena struct {
+	matches  block[Match]
+	states   block[PoolState]
+	decimals block[model.Decimal]
+	dates    block[model.Date]
+	recipes  block[stepRecipe]
+	sales    block[saleFigures]
+	sources  block[SourceRef]
+}
+
+func (a *arena) date(d model.Date) *model.Date {
+	p := a.dates.next()
+	*p = d
+	return p
+}
+
+// blockSize is the most values a block holds; blocks start small and double up to it, so a
+// ticker with few disposals reserves little.
+const blockSize = 128
+
+// block is a run of values handed out in slices; a new block starts when one is full.
+type block[T any] struct{ buf []T }
+
+// take returns n zero values, as a slice with no spare capacity (appending to it cannot
+// reach a neighbour).
+func (b *block[T]) take(n int) []T {
+	if n > cap(b.buf)-len(b.buf) {
+		b.buf = make([]T, 0, max(n, min(2*cap(b.buf), blockSize), 4))
+	}
+	lo := len(b.buf)
+	b.buf = b.buf[:lo+n]
+	return b.buf[lo : lo+n : lo+n]
+}
+
+// next returns a pointer to one zero value.
+func (b *block[T]) next() *T { return &b.take(1)[0] }

@@ -43,6 +43,7 @@ type tickerRun struct {
 	conv    *converter
 	out     *tickerResult
 	builder disposalBuilder
+	arena   arena
 }
 
 // runTicker identifies every disposal of one ticker and records its pool's history.
