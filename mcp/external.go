@@ -101,7 +101,7 @@ func catalogTool(c map[string]json.RawMessage) (Tool, error) {
 	var agent map[string]json.RawMessage
 	_ = json.Unmarshal(c["agent"], &agent)
 	return Tool{Command: name, Name: mcpName, Title: text(c["summary"]),
-		Description: describe(text(c["description"]), text(agent["use_when"]), text(agent["avoid_when"])),
+		Description: describe(text(c["description"]), text(agent["use_when"]), text(agent["avoid_when"]), nil),
 		InputSchema: compactJSON(in), OutputSchema: compactJSON(out), SideEffects: text(c["side_effects"])}, nil
 }
 

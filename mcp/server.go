@@ -58,6 +58,7 @@ func New(newRegistry NewRegistryFunc, opts Options) (*server.MCPServer, error) {
 // agent's routing hints, and the schemas as published.
 func CatalogTools(cat *catalog.Catalog) ([]Tool, error) {
 	tools := make([]Tool, 0, len(cat.Commands))
+	toToolNames := toolNameReplacer(cat)
 	for _, c := range cat.Commands {
 		in, err := marshalJSON(c.InputSchema)
 		if err != nil {
@@ -72,14 +73,26 @@ func CatalogTools(cat *catalog.Catalog) ([]Tool, error) {
 			name = ToolName(c.Name)
 		}
 		tools = append(tools, Tool{Command: c.Name, Name: name, Title: c.Summary,
-			Description: describe(c.Description, c.Agent.UseWhen, c.Agent.AvoidWhen),
+			Description: toToolNames.Replace(describe(c.Description, c.Agent.UseWhen, c.Agent.AvoidWhen, c.Agent.NextSteps)),
 			InputSchema: in, OutputSchema: out, SideEffects: c.SideEffects})
 	}
 	return tools, checkNames(tools)
 }
 
+// toolNameReplacer rewrites command names (report.calculate) to the tool names a model sees
+// (calculate_report), so hints written for the CLI name real tools here.
+func toolNameReplacer(cat *catalog.Catalog) *strings.Replacer {
+	var pairs []string
+	for _, c := range cat.Commands {
+		if c.MCPName != "" && c.MCPName != c.Name {
+			pairs = append(pairs, "`"+c.Name+"`", c.MCPName, c.Name, c.MCPName)
+		}
+	}
+	return strings.NewReplacer(pairs...)
+}
+
 // describe appends the routing hints to a description so the model sees them when choosing.
-func describe(desc, useWhen, avoidWhen string) string {
+func describe(desc, useWhen, avoidWhen string, next []string) string {
 	var b strings.Builder
 	b.WriteString(strings.TrimSpace(desc))
 	if useWhen = strings.TrimSpace(useWhen); useWhen != "" {
@@ -87,6 +100,9 @@ func describe(desc, useWhen, avoidWhen string) string {
 	}
 	if avoidWhen = strings.TrimSpace(avoidWhen); avoidWhen != "" {
 		b.WriteString("\nAvoid when: " + avoidWhen)
+	}
+	if len(next) > 0 {
+		b.WriteString("\nNext: " + strings.Join(next, ", "))
 	}
 	return b.String()
 }
