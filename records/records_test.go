@@ -89,7 +89,7 @@ func TestTopLevelKind(t *testing.T) {
 }
 
 func TestSchemaUsesFieldOrderAndTruncates(t *testing.T) {
-	out, _ := Render("schema", From(sample()), nil, Options{Fields: []string{"rule", "gain"}, MaxRecords: 2})
+	out, _ := Render("schema", From(sample()), nil, Options{Fields: []string{"rule", "gain"}, MaxRecords: 1})
 	lines := strings.Split(strings.TrimSpace(out), "\n")
 	if lines[0] != "schema|entity|kind|period|timestamp|src|rule|gain" {
 		t.Errorf("header %q", lines[0])
@@ -179,5 +179,12 @@ func TestFieldNamesFromType(t *testing.T) {
 	}
 	if got := strings.Join(FieldNames(reflect.TypeOf(rate{})), ","); got != "rate" {
 		t.Errorf("FieldNames(rate) = %s", got)
+	}
+}
+
+func TestFieldsKeepOnlyRecordsThatHaveThem(t *testing.T) {
+	out, _ := Render("compact", From(sample()), nil, Options{Fields: []string{"rule"}})
+	if strings.Count(out, "\n") != 1 || !strings.HasPrefix(out, "AAPL|match|") {
+		t.Errorf("want only the match record:\n%s", out)
 	}
 }

@@ -38,6 +38,7 @@ func CheckFields(recs []Record, want []string) (unknown, available []string) {
 
 // Render writes records in a dense format, then the truncation line and the warnings.
 func Render(format string, recs []Record, warnings []string, opt Options) (string, error) {
+	recs = withFields(recs, opt.Fields)
 	var lines []string
 	switch format {
 	case "compact":
@@ -93,6 +94,21 @@ func finish(lines []string, header int, warnings []string, opt Options) string {
 		b.WriteString("warning|" + Escape(w) + "\n")
 	}
 	return b.String()
+}
+
+// withFields keeps, when fields are named, only the records that have at least one of them:
+// asking for gain should not list every pool event.
+func withFields(recs []Record, fields []string) []Record {
+	if fields == nil {
+		return recs
+	}
+	out := make([]Record, 0, len(recs))
+	for _, r := range recs {
+		if len(selected(r, fields)) > 0 {
+			out = append(out, r)
+		}
+	}
+	return out
 }
 
 // selected returns the fields a dense rendering shows: those named, in that order, or else
