@@ -32,30 +32,26 @@ type inProcessClient struct {
 	nextID atomic.Int64
 }
 
-type toolsCallMessage struct {
-	JSONRPC string             `json:"jsonrpc"`
-	ID      int64              `json:"id"`
-	Method  string             `json:"method"`
-	Params  mcp.CallToolParams `json:"params"`
-}
-
-// CallTool runs the call through the server's message handling, so its
-// middleware, hooks and validation apply as to any other client.
+// CallTool calls the tool's handler directly with the request as a Go value:
+// no JSON encoding or decoding on the way in or out. The tools served this
+// way (cgt's registry) validate their own arguments and never panic, so the
+// server's message-level validation and recovery are not needed here.
 func (c *inProcessClient) CallTool(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-	msg, err := json.Marshal(toolsCallMessage{JSONRPC: mcp.JSONRPC_VERSION, ID: c.nextID.Add(1), Method: string(mcp.MethodToolsCall), Params: req.Params})
-	if err != nil {
-		return nil, err
+	st := c.server.GetTool(req.Params.Name)
+	if st == nil {
+		return nil, fmt.Errorf("tool %q not found", req.Params.Name)
 	}
-	switch resp := c.server.HandleMessage(ctx, msg).(type) {
-	case mcp.JSONRPCResponse:
-		return callToolResultOf(resp.Result)
-	case mcp.JSONRPCError:
-		return nil, resp.Error.AsError()
-	case nil:
-		return nil, fmt.Errorf("no answer to tools/call")
-	default:
-		return nil, fmt.Errorf("unexpected answer %T to tools/call", resp)
+	if raw, ok := req.Params.Arguments.(json.RawMessage); ok {
+		// Give handlers both forms, as the server does after decoding a message: the exact
+		// bytes (numbers keep every digit) and the decoded object.
+		req.Params.RawArguments = raw
+		var args map[string]any
+		if err := json.Unmarshal(raw, &args); err != nil {
+			return nil, fmt.Errorf("arguments of %s: %w", req.Params.Name, err)
+		}
+		req.Params.Arguments = args
 	}
+	return st.Handler(ctx, req)
 }
 
 // callToolResultOf takes the server's result as is when it is a

@@ -13,6 +13,9 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/cgt-tools/cgt/commands"
+	"github.com/cgt-tools/cgt/mcp"
 )
 
 // newHTTPClient returns a client with its own connection pool, so a test
@@ -135,6 +138,18 @@ var benchBody = []byte(`{"jsonrpc":"2.0","id":1,"method":"callTool","params":{"s
 func BenchmarkCallTool(b *testing.B) {
 	srv := startServer(b, map[string]ProviderFactory{"calc": inProcessProvider()})
 	benchmarkRoundTrips(b, srv.URL(), srv.Token(), benchBody)
+}
+
+// BenchmarkCallToolFXRate is one callTool round trip for cgt's get_fx_rate, through the same
+// in-process MCP server `cgt serve` uses, so the registry's validation and execution count.
+func BenchmarkCallToolFXRate(b *testing.B) {
+	s, err := mcp.New(commands.NewRegistry, mcp.Options{Version: "bench"})
+	if err != nil {
+		b.Fatal(err)
+	}
+	srv := startServer(b, map[string]ProviderFactory{"cgt": InProcessProvider(s)})
+	body := []byte(`{"jsonrpc":"2.0","id":1,"method":"callTool","params":{"server":"cgt","tool":"get_fx_rate","arguments":{"currency":"USD","year":2024,"month":3}}}`)
+	benchmarkRoundTrips(b, srv.URL(), srv.Token(), body)
 }
 
 // BenchmarkPlainHTTPJSON is the floor for BenchmarkCallTool: a minimal

@@ -12,6 +12,7 @@ import (
 	"math/big"
 	"regexp"
 	"sort"
+	"strconv"
 	"strings"
 )
 
@@ -252,6 +253,9 @@ func compileCount(v any, at string) (int, error) {
 func rat(v any) (*big.Rat, bool) {
 	switch n := v.(type) {
 	case json.Number:
+		if i, err := strconv.ParseInt(string(n), 10, 64); err == nil {
+			return new(big.Rat).SetInt64(i), true
+		}
 		return new(big.Rat).SetString(string(n))
 	case float64:
 		if math.IsNaN(n) || math.IsInf(n, 0) {

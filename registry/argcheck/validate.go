@@ -271,6 +271,11 @@ func typeOf(v any) string {
 }
 
 func isInteger(v any) bool {
+	if s, ok := v.(json.Number); ok {
+		if _, err := strconv.ParseInt(string(s), 10, 64); err == nil {
+			return true // the common case, without big.Rat
+		}
+	}
 	n, ok := rat(v)
 	return ok && n.IsInt()
 }
