@@ -146,7 +146,7 @@ func checkDisposals(t *testing.T, name string, rep *Report, want []expectedDispo
 	for i, w := range want {
 		g := got[i]
 		id := w.Date + " " + w.Ticker
-		if g.Date.String() != w.Date || g.Ticker != w.Ticker || !decimal.RequireFromString(w.Quantity).Equal(g.Quantity.Decimal) {
+		if g.Date.String() != w.Date || g.Ticker != w.Ticker || !decimal.RequireFromString(w.Quantity).Equal(g.Quantity.Exact()) {
 			t.Errorf("disposal %d: got %s %s %s, want %s %s", i, g.Date, g.Ticker, g.Quantity, id, w.Quantity)
 		}
 		money(t, name, id+" proceeds", g.Proceeds.String(), w.Proceeds, "")

@@ -47,7 +47,7 @@ func (b *disposalBuilder) bedAndBreakfast(a *day, take, used, sn, sd num) {
 	m := Match{Rule: RuleBedAndBreakfast, Reference: RefBedAndBreakfast, AcquisitionDate: b.r.arena.date(date),
 		Sources: b.r.buySources(a)}
 	if !sn.isZero() {
-		u := model.NewDecimal(used.decimal())
+		u := used.quantity()
 		m.AcquisitionQuantity = &u
 	}
 	m.recipe = b.r.arena.recipes.next()
@@ -70,10 +70,10 @@ func (b *disposalBuilder) section104(q num) {
 	}
 	ar := &b.r.arena
 	avg := ar.decimals.next()
-	*avg = model.NewDecimal(before.cost.divRound(before.qty, avgPlaces).decimal())
+	*avg = before.cost.divRound(before.qty, avgPlaces).quantity()
 	states := ar.states.take(2)
-	states[0] = PoolState{Quantity: model.NewDecimal(before.qty.cache()), Cost: model.NewMoney(before.cost.cache())}
-	states[1] = PoolState{Quantity: model.NewDecimal(p.qty.cache()), Cost: model.NewMoney(p.cost.cache())}
+	states[0] = PoolState{Quantity: before.qty.quantity(), Cost: before.cost.money()}
+	states[1] = PoolState{Quantity: p.qty.quantity(), Cost: p.cost.money()}
 	m := Match{Rule: RuleSection104, Reference: RefSection104, AverageCost: avg,
 		PoolBefore: &states[0], PoolAfter: &states[1]}
 	m.recipe = ar.recipes.next()
@@ -92,9 +92,9 @@ func (b *disposalBuilder) finish() Disposal {
 	out := Disposal{
 		Date:     d.date,
 		Ticker:   b.r.ticker,
-		Quantity: model.NewDecimal(d.sellQty.decimal()),
-		Proceeds: model.NewMoney(d.gross.decimal()),
-		SaleFees: model.NewMoney(d.fees.decimal()),
+		Quantity: d.sellQty.quantity(),
+		Proceeds: d.gross.money(),
+		SaleFees: d.fees.money(),
 		Source:   sourceRef(first.Source),
 		Sources:  b.r.sources(d.sellLo, d.sellHi),
 		Original: b.r.original(d),
@@ -114,23 +114,23 @@ func (b *disposalBuilder) finish() Disposal {
 			proceedsLeft, feesLeft = proceedsLeft.sub(proceeds), feesLeft.sub(fees)
 		}
 		m := l.match
-		m.Quantity = model.NewDecimal(l.qty.cache())
-		m.Proceeds, m.SaleFees, m.Cost = model.NewMoney(proceeds.decimal()), model.NewMoney(fees.decimal()), model.NewMoney(l.cost.cache())
+		m.Quantity = l.qty.quantity()
+		m.Proceeds, m.SaleFees, m.Cost = proceeds.money(), fees.money(), l.cost.money()
 		gain = proceeds.sub(fees).sub(l.cost)
-		m.Gain = model.NewMoney(gain.cache())
+		m.Gain = gain.money()
 		m.recipe.sale = sale
 		out.Matches[k] = m
 		cost = addNZ(cost, l.cost)
 		mask |= ruleBit(m.Rule)
 	}
-	out.IdentifiedCost = model.NewMoney(cost.cache())
+	out.IdentifiedCost = cost.money()
 	allowable := addNZ(cost, d.fees)
-	out.AllowableCost = model.NewMoney(allowable.cache())
+	out.AllowableCost = allowable.money()
 	total := d.gross.sub(allowable)
 	if len(b.legs) != 1 || !total.sameAs(gain) {
 		gain = total
 	}
-	out.Gain = model.NewMoney(gain.cache())
+	out.Gain = gain.money()
 	out.Rules = rulesFor(mask)
 	out.rounded = roundedFigures{proceeds: d.gross.round(model.MoneyPlaces), cost: allowable.round(model.MoneyPlaces), gain: gain.round(model.MoneyPlaces)}
 	return out

@@ -161,10 +161,10 @@ func checkLegsAddUp(t *testing.T, d *Disposal) {
 	t.Helper()
 	var q, cost, proceeds, fees decimal.Decimal
 	for _, m := range d.Matches {
-		q, cost = q.Add(m.Quantity.Decimal), cost.Add(m.Cost.Exact())
+		q, cost = q.Add(m.Quantity.Exact()), cost.Add(m.Cost.Exact())
 		proceeds, fees = proceeds.Add(m.Proceeds.Exact()), fees.Add(m.SaleFees.Exact())
 	}
-	if !q.Equal(d.Quantity.Decimal) || !cost.Equal(d.IdentifiedCost.Exact()) ||
+	if !q.Equal(d.Quantity.Exact()) || !cost.Equal(d.IdentifiedCost.Exact()) ||
 		!proceeds.Equal(d.Proceeds.Exact()) || !fees.Equal(d.SaleFees.Exact()) {
 		t.Errorf("%s %s: legs (%s, £%s, £%s, £%s) do not add up to the disposal (%s, £%s, £%s, £%s)", d.Date, d.Ticker,
 			q, cost, proceeds, fees, d.Quantity, d.IdentifiedCost.Exact(), d.Proceeds.Exact(), d.SaleFees.Exact())

@@ -20,7 +20,7 @@ func (r *Report) HoldingsAt(d model.Date) []Holding {
 		}
 		last := ev[n-1]
 		if last.Quantity.Sign() > 0 {
-			out = append(out, holding(p.Ticker, last.Quantity.Decimal, last.Cost.Exact()))
+			out = append(out, holding(p.Ticker, last.Quantity.Exact(), last.Cost.Exact()))
 		}
 	}
 	return out

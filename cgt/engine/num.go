@@ -5,6 +5,7 @@ import (
 	"math/big"
 	"math/bits"
 
+	"github.com/cgt-tools/cgt/cgt/model"
 	"github.com/shopspring/decimal"
 )
 
@@ -75,13 +76,21 @@ func (n num) decimal() decimal.Decimal {
 	return decimal.NewFromBigInt(&v, n.exp)
 }
 
-// cache converts n to a decimal.Decimal once and keeps it, for a value that is reported in
-// several places (a pool's cost in its event and in a disposal's pool figures).
-func (n *num) cache() decimal.Decimal {
-	if !n.hasDec {
-		n.dec, n.hasDec = n.decimal(), true
+// money returns the value as a report figure, without building a decimal.Decimal when the
+// coefficient fits in 128 bits.
+func (n num) money() model.Money {
+	if n.isBig {
+		return model.NewMoney(n.dec)
 	}
-	return n.dec
+	return model.NewMoney128(n.neg, n.hi, n.lo, n.exp)
+}
+
+// quantity returns the value as a reported quantity, price or ratio, like money.
+func (n num) quantity() model.Decimal {
+	if n.isBig {
+		return model.NewDecimal(n.dec)
+	}
+	return model.NewDecimal128(n.neg, n.hi, n.lo, n.exp)
 }
 
 // bigNum wraps the result of a decimal.Decimal operation, compacting it when it fits.

@@ -31,7 +31,7 @@ func TestPropertyQuantitiesConserved(t *testing.T) {
 		want := heldByReplay(txns)
 		got := map[string]decimal.Decimal{}
 		for _, h := range rep.Holdings {
-			got[h.Ticker] = h.Quantity.Decimal
+			got[h.Ticker] = h.Quantity.Exact()
 		}
 		for ticker, q := range want {
 			if !q.Equal(got[ticker]) {

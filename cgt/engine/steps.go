@@ -44,7 +44,7 @@ func (m Match) MarshalJSON() ([]byte, error) {
 
 // lines writes the steps of one leg.
 func (s *stepRecipe) lines(m *Match) []string {
-	q, cost := m.Quantity.Decimal, m.Cost.Exact()
+	q, cost := m.Quantity.Exact(), m.Cost.Exact()
 	proceeds, fees := m.Proceeds.Exact(), m.SaleFees.Exact()
 	acqUsed, acqQty, acqCost := s.acqUsed.decimal(), s.acqQty.decimal(), s.acqCost.decimal()
 	var out []string
@@ -64,10 +64,10 @@ func (s *stepRecipe) lines(m *Match) []string {
 	default:
 		before, after := m.PoolBefore, m.PoolAfter
 		out = append(out,
-			"Section 104 pool before: "+shares(before.Quantity.Decimal)+" costing "+gbp(before.Cost.Exact())+
-				" (average "+gbpExact(m.AverageCost.Decimal)+" a share) ("+RefSection104+")",
-			"cost = "+shares(q)+" × "+gbp(before.Cost.Exact())+" ÷ "+shares(before.Quantity.Decimal)+" = "+gbp(cost),
-			"pool after: "+shares(after.Quantity.Decimal)+" costing "+gbp(after.Cost.Exact()))
+			"Section 104 pool before: "+shares(before.Quantity.Exact())+" costing "+gbp(before.Cost.Exact())+
+				" (average "+gbpExact(m.AverageCost.Exact())+" a share) ("+RefSection104+")",
+			"cost = "+shares(q)+" × "+gbp(before.Cost.Exact())+" ÷ "+shares(before.Quantity.Exact())+" = "+gbp(cost),
+			"pool after: "+shares(after.Quantity.Exact())+" costing "+gbp(after.Cost.Exact()))
 	}
 	if sale := s.sale; !q.Equal(sale.qty.decimal()) {
 		saleQty := sale.qty.decimal()

@@ -169,10 +169,10 @@ func (r *tickerRun) record(t *model.Transaction, event string, dq, dc num) {
 	r.out.history.Events = append(r.out.history.Events, PoolEvent{
 		Date:           t.Date,
 		Event:          event,
-		QuantityChange: model.NewDecimal(dq.decimal()),
-		CostChange:     model.NewMoney(dc.decimal()),
-		Quantity:       model.NewDecimal(r.pool.qty.cache()),
-		Cost:           model.NewMoney(r.pool.cost.cache()),
+		QuantityChange: dq.quantity(),
+		CostChange:     dc.money(),
+		Quantity:       r.pool.qty.quantity(),
+		Cost:           r.pool.cost.money(),
 		Source:         sourceRef(t.Source),
 	})
 }

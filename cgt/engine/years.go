@@ -119,9 +119,9 @@ func totalYear(b *yearBuild) TaxYear {
 	var all totals
 	y.RatePeriods, all = ratePeriods(b)
 	y.DisposalCount = all.count
-	y.Proceeds, y.AllowableCosts = model.NewMoney(all.proceeds.decimal()), model.NewMoney(all.costs.decimal())
-	y.Gains, y.Losses = model.NewMoney(all.gains.decimal()), model.NewMoney(all.losses.decimal())
-	y.NetGain = model.NewMoney(all.gains.sub(all.losses).decimal())
+	y.Proceeds, y.AllowableCosts = all.proceeds.money(), all.costs.money()
+	y.Gains, y.Losses = all.gains.money(), all.losses.money()
+	y.NetGain = all.gains.sub(all.losses).money()
 	y.SA108 = SA108{NumberOfDisposals: all.count, DisposalProceeds: y.Proceeds, AllowableCosts: y.AllowableCosts,
 		GainsBeforeLosses: y.Gains, LossesInYear: y.Losses}
 	y.Dividends = dividends(b.incomes)
@@ -143,9 +143,9 @@ func ratePeriods(b *yearBuild) ([]RatePeriodResult, totals) {
 		all = all.plus(t)
 		out = append(out, RatePeriodResult{
 			From: p.From, To: p.To, Basic: model.NewDecimal(p.Basic), Higher: model.NewDecimal(p.Higher),
-			Reference: p.Reference, DisposalCount: t.count, Proceeds: model.NewMoney(t.proceeds.decimal()),
-			Gains: model.NewMoney(t.gains.decimal()), Losses: model.NewMoney(t.losses.decimal()),
-			NetGain: model.NewMoney(t.gains.sub(t.losses).decimal()),
+			Reference: p.Reference, DisposalCount: t.count, Proceeds: t.proceeds.money(),
+			Gains: t.gains.money(), Losses: t.losses.money(),
+			NetGain: t.gains.sub(t.losses).money(),
 		})
 	}
 	for ; k < len(b.disposals); k++ { // a day outside every rate period still counts in the year
@@ -166,7 +166,7 @@ func dividends(incomes []*income) Dividends {
 		out.Count++
 		inc, tax = inc.add(in.amount), tax.add(in.tax)
 	}
-	out.Income, out.TaxPaid, out.Accumulations = model.NewMoney(inc.decimal()), model.NewMoney(tax.decimal()), model.NewMoney(acc.decimal())
+	out.Income, out.TaxPaid, out.Accumulations = inc.money(), tax.money(), acc.money()
 	return out
 }
 

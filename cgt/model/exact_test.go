@@ -1,0 +1,124 @@
+package model
+
+import (
+	"encoding/json"
+	"math/big"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/shopspring/decimal"
+)
+
+// randomDecimal draws decimals of every size a report holds: ledger figures, 20-place
+// quotients, values near the 64- and 128-bit limits and beyond them, at exponents from far
+// below a penny to above one.
+func randomDecimal(rng *rand.Rand) decimal.Decimal {
+	var c big.Int
+	switch rng.IntN(7) {
+	case 0:
+		c.SetInt64(int64(rng.IntN(10)))
+	case 1:
+		c.SetInt64(rng.Int64N(1_000_000))
+	case 2:
+		c.SetUint64(rng.Uint64())
+	case 3:
+		c.SetBits([]big.Word{big.Word(rng.Uint64()), big.Word(rng.Uint64() >> rng.IntN(64))})
+	case 4:
+		c.SetBits([]big.Word{big.Word(rng.Uint64()), big.Word(rng.Uint64()), big.Word(rng.Uint64N(4))})
+	case 5:
+		c.SetInt64(rng.Int64N(1000)*1000 + 5) // a half at the third decimal place
+	default:
+		c.SetInt64(rng.Int64N(1 << 40))
+	}
+	if rng.IntN(3) == 0 {
+		c.Neg(&c)
+	}
+	return decimal.NewFromBigInt(&c, int32(rng.IntN(50))-42)
+}
+
+// same reports whether two decimals have the same coefficient and exponent.
+func same(a, b decimal.Decimal) bool {
+	return a.Exponent() == b.Exponent() && a.Coefficient().Cmp(b.Coefficient()) == 0
+}
+
+// parts splits d into a sign and 128-bit magnitude; ok is false when it does not fit.
+func parts(d decimal.Decimal) (neg bool, hi, lo uint64, ok bool) {
+	c := d.Coefficient()
+	if c.BitLen() > 128 {
+		return false, 0, 0, false
+	}
+	neg = c.Sign() < 0
+	c.Abs(c)
+	lo = new(big.Int).And(c, new(big.Int).SetUint64(^uint64(0))).Uint64()
+	hi = new(big.Int).Rsh(c, 64).Uint64()
+	return neg, hi, lo, true
+}
+
+// TestMoneyAndDecimalMatchDecimal checks that the compact forms write, round and convert back
+// exactly as the decimal.Decimal they stand for, whether built from a decimal.Decimal or from
+// a 128-bit coefficient.
+func TestMoneyAndDecimalMatchDecimal(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 5))
+	for i := range 200_000 {
+		d := randomDecimal(rng)
+		ms := []Money{NewMoney(d)}
+		qs := []Decimal{NewDecimal(d)}
+		if neg, hi, lo, ok := parts(d); ok {
+			ms = append(ms, NewMoney128(neg, hi, lo, d.Exponent()))
+			qs = append(qs, NewDecimal128(neg, hi, lo, d.Exponent()))
+		}
+		wantFixed := d.StringFixed(MoneyPlaces)
+		for _, m := range ms {
+			if got := m.String(); got != wantFixed {
+				t.Fatalf("#%d Money(%s).String() = %s, want %s", i, d, got, wantFixed)
+			}
+			if got := m.Exact(); !same(got, d) {
+				t.Fatalf("#%d Money(%s).Exact() = %s (exp %d)", i, d, got, got.Exponent())
+			}
+			if got, want := m.Rounded(), d.Round(MoneyPlaces); !same(got, want) {
+				t.Fatalf("#%d Money(%s).Rounded() = %s, want %s", i, d, got, want)
+			}
+			if got, want := m.IsZero(), d.Round(MoneyPlaces).IsZero(); got != want {
+				t.Fatalf("#%d Money(%s).IsZero() = %v", i, d, got)
+			}
+			got, _ := m.MarshalJSON()
+			if want, _ := json.Marshal(wantFixed); string(got) != string(want) {
+				t.Fatalf("#%d Money(%s) JSON %s, want %s", i, d, got, want)
+			}
+		}
+		for _, q := range qs {
+			if got, want := q.String(), d.String(); got != want {
+				t.Fatalf("#%d Decimal(%s).String() = %s, want %s", i, d, got, want)
+			}
+			if got := q.Exact(); !same(got, d) {
+				t.Fatalf("#%d Decimal(%s).Exact() = %s (exp %d)", i, d, got, got.Exponent())
+			}
+			if q.Sign() != d.Sign() || q.IsZero() != d.IsZero() {
+				t.Fatalf("#%d Decimal(%s) sign %d", i, d, q.Sign())
+			}
+			got, _ := q.MarshalJSON()
+			if want, _ := json.Marshal(d.String()); string(got) != string(want) {
+				t.Fatalf("#%d Decimal(%s) JSON %s, want %s", i, d, got, want)
+			}
+			var back Decimal
+			if err := json.Unmarshal(got, &back); err != nil || back.String() != d.String() {
+				t.Fatalf("#%d Decimal(%s) JSON round trip: %v %s", i, d, err, back)
+			}
+		}
+	}
+}
+
+// TestZeroValues checks that the zero Money and Decimal write as the zero decimal.Decimal.
+func TestZeroValues(t *testing.T) {
+	var m Money
+	var q Decimal
+	if m.String() != "0.00" || !m.IsZero() || !same(m.Exact(), decimal.Decimal{}) {
+		t.Errorf("zero Money: %s", m)
+	}
+	if q.String() != "0" || q.Sign() != 0 || !same(q.Exact(), decimal.Decimal{}) {
+		t.Errorf("zero Decimal: %s", q)
+	}
+	if b, _ := json.Marshal(struct{ M Money }{}); string(b) != `{"M":"0.00"}` {
+		t.Errorf("zero Money JSON: %s", b)
+	}
+}
