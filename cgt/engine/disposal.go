@@ -76,7 +76,6 @@ func (b *disposalBuilder) section104(q num) {
 	states[1] = PoolState{Quantity: p.qty.quantity(), Cost: p.cost.money()}
 	m := Match{Rule: RuleSection104, Reference: RefSection104, AverageCost: avg,
 		PoolBefore: &states[0], PoolAfter: &states[1]}
-	m.recipe = ar.recipes.next()
 	b.legs = append(b.legs, leg{match: m, qty: q, cost: cost})
 	b.r.record(b.r.entries[b.d.sellLo].t, EventSell, q.negate(), cost.negate())
 }
@@ -85,11 +84,11 @@ func (b *disposalBuilder) section104(q num) {
 const avgPlaces = 6
 
 // finish shares the proceeds and fees among the legs (the last leg takes the remainder, so
-// the legs add up exactly) and totals the disposal.
-func (b *disposalBuilder) finish() Disposal {
+// the legs add up exactly) and totals the disposal into out.
+func (b *disposalBuilder) finish(out *Disposal) {
 	d := b.d
 	first := b.r.entries[d.sellLo].t
-	out := Disposal{
+	*out = Disposal{
 		Date:     d.date,
 		Ticker:   b.r.ticker,
 		Quantity: d.sellQty.quantity(),
@@ -118,7 +117,7 @@ func (b *disposalBuilder) finish() Disposal {
 		m.Proceeds, m.SaleFees, m.Cost = proceeds.money(), fees.money(), l.cost.money()
 		gain = proceeds.sub(fees).sub(l.cost)
 		m.Gain = gain.money()
-		m.recipe.sale = sale
+		m.sale = sale
 		out.Matches[k] = m
 		cost = addNZ(cost, l.cost)
 		mask |= ruleBit(m.Rule)
@@ -132,8 +131,6 @@ func (b *disposalBuilder) finish() Disposal {
 	}
 	out.Gain = gain.money()
 	out.Rules = rulesFor(mask)
-	out.rounded = roundedFigures{proceeds: d.gross.round(model.MoneyPlaces), cost: allowable.round(model.MoneyPlaces), gain: gain.round(model.MoneyPlaces)}
-	return out
 }
 
 // buySources lists the ledger lines of a day's acquisitions, once per day: every match with

@@ -37,19 +37,20 @@ func Calculate(txns []model.Transaction, opts Options) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
-	results := runTickers(txns, led, opts.Rates)
+	place := placeDisposals(txns, led)
+	results := runTickers(txns, led, place, opts.Rates)
 	for i := range results {
 		if results[i].err != nil {
 			return nil, results[i].err
 		}
 	}
-	return assemble(led, results, opts), nil
+	return assemble(led, results, place.all, opts), nil
 }
 
 // runTickers works through each ticker's ledger, in parallel when the ledger is large.
 // Tickers are independent, and each result lands in its ticker's slot, so the outcome does
 // not depend on scheduling.
-func runTickers(txns []model.Transaction, led *ledger, rates fx.Source) []tickerResult {
+func runTickers(txns []model.Transaction, led *ledger, place placement, rates fx.Source) []tickerResult {
 	results := make([]tickerResult, len(led.tickers))
 	workers := runtime.GOMAXPROCS(0)
 	if len(txns) < parallelMin || workers < 2 {
@@ -67,7 +68,7 @@ func runTickers(txns []model.Transaction, led *ledger, rates fx.Source) []ticker
 				if i >= len(results) {
 					return
 				}
-				results[i] = runTicker(led.tickers[i], txns, led.txns[i], conv)
+				results[i] = runTicker(led.tickers[i], txns, led.txns[i], conv, place.all, place.slots[i])
 			}
 		}()
 	}
@@ -76,7 +77,7 @@ func runTickers(txns []model.Transaction, led *ledger, rates fx.Source) []ticker
 }
 
 // assemble builds the report from the per-ticker results.
-func assemble(led *ledger, results []tickerResult, opts Options) *Report {
+func assemble(led *ledger, results []tickerResult, disposals []Disposal, opts Options) *Report {
 	rep := &Report{
 		Pools:                make([]PoolHistory, 0, len(results)),
 		Holdings:             []Holding{},
@@ -91,7 +92,7 @@ func assemble(led *ledger, results []tickerResult, opts Options) *Report {
 			rep.Holdings = append(rep.Holdings, holding(led.tickers[i], r.pool.qty.decimal(), r.pool.cost.decimal()))
 		}
 	}
-	rep.TaxYears, rep.LossesCarriedForward = taxYears(results, opts.LossesBroughtForward)
+	rep.TaxYears, rep.LossesCarriedForward = taxYears(results, disposals, opts.LossesBroughtForward)
 	return rep
 }
 

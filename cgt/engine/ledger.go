@@ -131,3 +131,50 @@ func compareSource(a, b *model.Transaction) int {
 	}
 	return a.Fees.Value.Cmp(b.Fees.Value)
 }
+
+// placement is where every disposal of the report goes, decided before any is built: all
+// holds them by date then ticker (the order of the tax years' lists), and slots[i][k] is the
+// index in all of ticker i's k-th disposal. Each ticker writes its disposals straight into
+// their places, so the tax years share all rather than copying it.
+type placement struct {
+	all   []Disposal
+	slots [][]int32
+}
+
+// sellDay is one ticker's disposal date, while the places are worked out.
+type sellDay struct {
+	date   model.Date
+	ticker int32
+}
+
+// placeDisposals lists every date on which a ticker disposes of shares (one disposal each,
+// however many SELL lines) and orders them by date, then ticker.
+func placeDisposals(txns []model.Transaction, led *ledger) placement {
+	var days []sellDay
+	counts := make([]int32, len(led.tickers))
+	for i, idx := range led.txns {
+		last, seen := model.Date(0), false
+		for _, k := range idx {
+			t := &txns[k]
+			if t.Action == model.Sell && (!seen || t.Date != last) {
+				days = append(days, sellDay{date: t.Date, ticker: int32(i)})
+				last, seen = t.Date, true
+				counts[i]++
+			}
+		}
+	}
+	// Tickers are in name order and each ticker's dates ascend, so a stable sort by date
+	// gives date then ticker.
+	slices.SortStableFunc(days, func(a, b sellDay) int { return cmp.Compare(a.date, b.date) })
+	p := placement{all: make([]Disposal, len(days)), slots: make([][]int32, len(counts))}
+	backing := make([]int32, len(days))
+	start := int32(0)
+	for i, n := range counts {
+		p.slots[i] = backing[start : start : start+n]
+		start += n
+	}
+	for pos, d := range days {
+		p.slots[d.ticker] = append(p.slots[d.ticker], int32(pos))
+	}
+	return p
+}

@@ -43,6 +43,14 @@ func numOf(d decimal.Decimal) num {
 	return n
 }
 
+// numOfMoney is the exact value of a report figure.
+func numOfMoney(m model.Money) num {
+	if neg, hi, lo, exp, ok := m.Parts128(); ok {
+		return compact(hi, lo, exp, neg)
+	}
+	return numOf(m.Exact())
+}
+
 // numInt is the integer v.
 func numInt(v int64) num {
 	if v < 0 {

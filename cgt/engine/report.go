@@ -110,14 +110,6 @@ type Disposal struct {
 	Sources        []SourceRef   `json:"sources" jsonschema_description:"Every ledger line merged into the disposal" record:"-"`
 	Original       []TradeLine   `json:"original,omitempty" jsonschema_description:"The ledger lines in their original currency, present when any was not GBP" record:"-"`
 	Matches        []Match       `json:"matches" jsonschema_description:"How the disposal was identified, one entry per rule (and per acquisition date for the 30-day rule)" record:"rows=match"`
-
-	rounded roundedFigures // the reported figures at 2 dp, for the year totals
-}
-
-// roundedFigures are a disposal's proceeds, allowable cost and gain rounded to pence,
-// computed once (in parallel with the identification) rather than at every total.
-type roundedFigures struct {
-	proceeds, cost, gain num
 }
 
 // Match is one leg of a disposal's identification: the shares matched under one rule (and,
@@ -138,7 +130,10 @@ type Match struct {
 	Steps               []string       `json:"steps" jsonschema_description:"The cost arithmetic as readable lines" record:"prose"`
 	Sources             []SourceRef    `json:"sources,omitempty" jsonschema_description:"Ledger lines of the matched acquisitions (same_day and bed_and_breakfast)"`
 
-	recipe *stepRecipe // inputs of Steps, expanded on demand (see Explain)
+	// Steps are written on demand (see Explain) from the match, its disposal's figures and,
+	// for the same_day and bed_and_breakfast rules, the acquisition's (recipe).
+	sale   *saleFigures
+	recipe *stepRecipe
 }
 
 // PoolState is a Section 104 pool at one moment.

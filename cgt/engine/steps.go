@@ -8,14 +8,14 @@ import (
 	"github.com/shopspring/decimal"
 )
 
-// stepRecipe holds the figures behind a Match's Steps that the Match itself does not carry.
-// Writing the lines costs far more than the identification itself, so they are written only
-// when asked for (Explain, or JSON).
+// stepRecipe holds the acquisition figures behind the Steps of a same_day or
+// bed_and_breakfast Match, which the Match itself does not carry. Writing the lines costs far
+// more than the identification itself, so they are written only when asked for (Explain, or
+// JSON).
 type stepRecipe struct {
 	acqDate                  model.Date
-	acqUsed, acqQty, acqCost num // same_day, bed_and_breakfast
+	acqUsed, acqQty, acqCost num
 	num, den                 num // bed_and_breakfast across a split; zero when none
-	sale                     *saleFigures
 }
 
 // saleFigures are the whole disposal's figures, shared by its legs' recipes.
@@ -26,10 +26,10 @@ type saleFigures struct {
 // Explain returns the match's cost arithmetic as readable lines: Steps when set, otherwise
 // written from the figures the engine kept.
 func (m *Match) Explain() []string {
-	if m.Steps != nil || m.recipe == nil {
+	if m.Steps != nil || m.sale == nil {
 		return m.Steps
 	}
-	return m.recipe.lines(m)
+	return m.lines()
 }
 
 // MarshalJSON writes the match with its Steps filled in.
@@ -43,17 +43,18 @@ func (m Match) MarshalJSON() ([]byte, error) {
 }
 
 // lines writes the steps of one leg.
-func (s *stepRecipe) lines(m *Match) []string {
+func (m *Match) lines() []string {
 	q, cost := m.Quantity.Exact(), m.Cost.Exact()
 	proceeds, fees := m.Proceeds.Exact(), m.SaleFees.Exact()
-	acqUsed, acqQty, acqCost := s.acqUsed.decimal(), s.acqQty.decimal(), s.acqCost.decimal()
 	var out []string
-	switch m.Rule {
+	switch s := m.recipe; m.Rule {
 	case RuleSameDay:
+		acqUsed, acqQty, acqCost := s.acqUsed.decimal(), s.acqQty.decimal(), s.acqCost.decimal()
 		out = append(out,
 			"same-day acquisition on "+s.acqDate.String()+": "+shares(acqQty)+" for "+gbp(acqCost)+" in total ("+RefSameDay+")",
 			"cost = "+shares(acqUsed)+" × "+gbp(acqCost)+" ÷ "+shares(acqQty)+" = "+gbp(cost))
 	case RuleBedAndBreakfast:
+		acqUsed, acqQty, acqCost := s.acqUsed.decimal(), s.acqQty.decimal(), s.acqCost.decimal()
 		out = append(out, "acquisition on "+s.acqDate.String()+", within 30 days after the disposal: "+
 			shares(acqQty)+" for "+gbp(acqCost)+" in total ("+RefBedAndBreakfast+")")
 		if !s.num.isZero() {
@@ -69,7 +70,7 @@ func (s *stepRecipe) lines(m *Match) []string {
 			"cost = "+shares(q)+" × "+gbp(before.Cost.Exact())+" ÷ "+shares(before.Quantity.Exact())+" = "+gbp(cost),
 			"pool after: "+shares(after.Quantity.Exact())+" costing "+gbp(after.Cost.Exact()))
 	}
-	if sale := s.sale; !q.Equal(sale.qty.decimal()) {
+	if sale := m.sale; !q.Equal(sale.qty.decimal()) {
 		saleQty := sale.qty.decimal()
 		out = append(out,
 			"proceeds = "+shares(q)+" × "+gbp(sale.gross.decimal())+" ÷ "+shares(saleQty)+" = "+gbp(proceeds),

@@ -26,11 +26,10 @@ type income struct {
 
 // tickerResult is everything one ticker contributes to the report.
 type tickerResult struct {
-	disposals []Disposal
-	history   PoolHistory
-	pool      pool
-	incomes   []income
-	err       error
+	history PoolHistory
+	pool    pool
+	incomes []income
+	err     error
 }
 
 // tickerRun is the state of one ticker's single pass through its days.
@@ -44,24 +43,21 @@ type tickerRun struct {
 	out     *tickerResult
 	builder disposalBuilder
 	arena   arena
+	// report and slots place the ticker's disposals: the k-th goes to report[slots[k]].
+	report []Disposal
+	slots  []int32
 }
 
-// runTicker identifies every disposal of one ticker and records its pool's history.
-func runTicker(ticker string, txns []model.Transaction, idx []int32, conv *converter) tickerResult {
+// runTicker identifies every disposal of one ticker, writing each into its place in report
+// (see placement), and records its pool's history.
+func runTicker(ticker string, txns []model.Transaction, idx []int32, conv *converter, report []Disposal, slots []int32) tickerResult {
 	res := tickerResult{history: PoolHistory{Ticker: ticker}}
 	es, err := convertEntries(txns, idx, conv)
 	if err != nil {
 		res.err = err
 		return res
 	}
-	r := &tickerRun{ticker: ticker, entries: es, days: buildDays(es), conv: conv, out: &res}
-	sells := 0
-	for i := range r.days {
-		if r.days[i].sellQty.sign() > 0 {
-			sells++
-		}
-	}
-	res.disposals = make([]Disposal, 0, sells)
+	r := &tickerRun{ticker: ticker, entries: es, days: buildDays(es), conv: conv, out: &res, report: report, slots: slots}
 	res.history.Events = make([]PoolEvent, 0, len(r.days)+len(r.days)/4)
 	for i := range r.days {
 		if err := r.processDay(i); err != nil {
@@ -215,7 +211,8 @@ func (r *tickerRun) dispose(i int) error {
 		b.section104(rest)
 	}
 	r.held = r.held.sub(d.sellQty) // processDay then adds the day's acquisition
-	r.out.disposals = append(r.out.disposals, b.finish())
+	b.finish(&r.report[r.slots[0]])
+	r.slots = r.slots[1:]
 	return nil
 }
 

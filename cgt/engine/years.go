@@ -12,14 +12,14 @@ import (
 // yearBuild collects one tax year while the report is assembled.
 type yearBuild struct {
 	year      taxyear.Year
-	disposals []*Disposal
+	disposals []Disposal // the year's part of the report's disposals
 	incomes   []*income
 }
 
 // taxYears groups disposals and dividends into tax years, totals them and applies losses.
 // It returns the years in date order and the losses left to carry forward at the end.
-func taxYears(results []tickerResult, broughtForward decimal.Decimal) ([]TaxYear, model.Money) {
-	builds := collectYears(results)
+func taxYears(results []tickerResult, disposals []Disposal, broughtForward decimal.Decimal) ([]TaxYear, model.Money) {
+	builds := collectYears(results, disposals)
 	out := make([]TaxYear, 0, len(builds))
 	bf := broughtForward
 	for _, b := range builds {
@@ -30,23 +30,17 @@ func taxYears(results []tickerResult, broughtForward decimal.Decimal) ([]TaxYear
 	return out, model.NewMoney(bf)
 }
 
-// collectYears sorts every disposal by date then ticker, and every income by date, into its
-// tax year. Disposals are already in order within a ticker, and tickers are in name order, so
-// a stable sort by date gives date-then-ticker.
-func collectYears(results []tickerResult) []*yearBuild {
-	var ds []*Disposal
+// collectYears divides the disposals, already in date-then-ticker order (see placement),
+// into tax years, and sorts every income by date into its tax year.
+func collectYears(results []tickerResult, disposals []Disposal) []*yearBuild {
 	var is []*income
 	for i := range results {
-		for k := range results[i].disposals {
-			ds = append(ds, &results[i].disposals[k])
-		}
 		for k := range results[i].incomes {
 			if taxyear.InScope(results[i].incomes[k].date) {
 				is = append(is, &results[i].incomes[k])
 			}
 		}
 	}
-	slices.SortStableFunc(ds, func(a, b *Disposal) int { return cmp.Compare(a.Date, b.Date) })
 	slices.SortStableFunc(is, func(a, b *income) int { return cmp.Compare(a.date, b.date) })
 	var builds []*yearBuild
 	find := func(d model.Date) *yearBuild {
@@ -59,14 +53,16 @@ func collectYears(results []tickerResult) []*yearBuild {
 		builds = append(builds, b)
 		return b
 	}
-	var cur *yearBuild
-	for _, d := range ds {
-		if cur == nil || d.Date > cur.year.EndDate() {
-			cur = find(d.Date)
+	for lo := 0; lo < len(disposals); {
+		b := find(disposals[lo].Date)
+		hi := lo + 1
+		for hi < len(disposals) && disposals[hi].Date <= b.year.EndDate() {
+			hi++
 		}
-		cur.disposals = append(cur.disposals, d)
+		b.disposals = disposals[lo:hi:hi] // capacity ends with the year: appending cannot reach the next
+		lo = hi
 	}
-	cur = nil
+	var cur *yearBuild
 	for _, in := range is {
 		if cur == nil || in.date > cur.year.EndDate() || in.date < cur.year.StartDate() {
 			cur = find(in.date)
@@ -87,13 +83,18 @@ type totals struct {
 // sum of the figures the report shows.
 func (t *totals) add(d *Disposal) {
 	t.count++
-	t.proceeds = addNZ(t.proceeds, d.rounded.proceeds)
-	t.costs = addNZ(t.costs, d.rounded.cost)
-	if g := d.rounded.gain; g.sign() >= 0 {
+	t.proceeds = addNZ(t.proceeds, pence(d.Proceeds))
+	t.costs = addNZ(t.costs, pence(d.AllowableCost))
+	if g := pence(d.Gain); g.sign() >= 0 {
 		t.gains = addNZ(t.gains, g)
 	} else {
 		t.losses = t.losses.sub(g)
 	}
+}
+
+// pence is a reported figure rounded to 2 decimal places, as the report writes it.
+func pence(m model.Money) num {
+	return numOfMoney(m).round(model.MoneyPlaces)
 }
 
 // plus adds two sets of totals.
@@ -110,11 +111,11 @@ func totalYear(b *yearBuild) TaxYear {
 		StartDate:          b.year.StartDate(),
 		EndDate:            b.year.EndDate(),
 		AnnualExemptAmount: model.NewMoney(b.year.AnnualExemptAmount()),
-		Disposals:          make([]Disposal, len(b.disposals)),
+		Disposals:          b.disposals,
 		RatePeriods:        []RatePeriodResult{},
 	}
-	for k, d := range b.disposals {
-		y.Disposals[k] = *d
+	if y.Disposals == nil {
+		y.Disposals = []Disposal{}
 	}
 	var all totals
 	y.RatePeriods, all = ratePeriods(b)
@@ -138,7 +139,7 @@ func ratePeriods(b *yearBuild) ([]RatePeriodResult, totals) {
 	for _, p := range periods {
 		var t totals
 		for ; k < len(b.disposals) && b.disposals[k].Date <= p.To; k++ {
-			t.add(b.disposals[k])
+			t.add(&b.disposals[k])
 		}
 		all = all.plus(t)
 		out = append(out, RatePeriodResult{
@@ -149,7 +150,7 @@ func ratePeriods(b *yearBuild) ([]RatePeriodResult, totals) {
 		})
 	}
 	for ; k < len(b.disposals); k++ { // a day outside every rate period still counts in the year
-		all.add(b.disposals[k])
+		all.add(&b.disposals[k])
 	}
 	return out, all
 }

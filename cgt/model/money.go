@@ -151,3 +151,12 @@ func decodeDecimal(b []byte) (decimal.Decimal, error) {
 	}
 	return d, nil
 }
+
+// Parts128 returns the exact value as a sign, a 128-bit coefficient and an exponent, the
+// form NewMoney128 takes; ok is false when the coefficient does not fit.
+func (m Money) Parts128() (neg bool, hi, lo uint64, exp int32, ok bool) {
+	if m.v.big != nil {
+		return false, 0, 0, 0, false
+	}
+	return m.v.neg, m.v.hi, m.v.lo, m.v.exp, true
+}
