@@ -1,6 +1,10 @@
 package engine
 
-import "github.com/cgt-tools/cgt/cgt/model"
+import (
+	"slices"
+
+	"github.com/cgt-tools/cgt/cgt/model"
+)
 
 // entry is one transaction with its amounts in GBP.
 type entry struct {
@@ -33,9 +37,18 @@ type day struct {
 
 func (d *day) hasSplit() bool { return !d.splitNum.isZero() }
 
-// convertEntries converts a ticker's transactions, already in processing order, to GBP.
-func convertEntries(txns []model.Transaction, idx []int32, c *converter) ([]entry, error) {
-	out := make([]entry, len(idx))
+// scratch holds one worker's per-ticker working slices, reused from one ticker to the next:
+// nothing in the report points into them.
+type scratch struct {
+	entries []entry
+	days    []day
+}
+
+// convertEntries converts a ticker's transactions, already in processing order, to GBP, in
+// buf's storage.
+func convertEntries(txns []model.Transaction, idx []int32, c *converter, buf []entry) ([]entry, error) {
+	out := slices.Grow(buf[:0], len(idx))[:len(idx)]
+	clear(out)
 	for k, i := range idx {
 		t := &txns[i]
 		e := &out[k]
@@ -87,15 +100,15 @@ func convertEntry(t *model.Transaction, e *entry, c *converter) error {
 	return nil
 }
 
-// buildDays groups a ticker's entries by date and sums each day's trades.
-func buildDays(es []entry) []day {
+// buildDays groups a ticker's entries by date and sums each day's trades, in buf's storage.
+func buildDays(es []entry, buf []day) []day {
 	n := 0
 	for k := range es {
 		if k == 0 || es[k].t.Date != es[k-1].t.Date {
 			n++
 		}
 	}
-	days := make([]day, 0, n)
+	days := slices.Grow(buf[:0], n)
 	for k := 0; k < len(es); {
 		d := day{date: es[k].t.Date, lo: int32(k), buyLo: -1, sellLo: -1}
 		for ; k < len(es) && es[k].t.Date == d.date; k++ {

@@ -63,12 +63,13 @@ func runTickers(txns []model.Transaction, led *ledger, place placement, rates fx
 		go func() {
 			defer wg.Done()
 			conv := &converter{rates: rates}
+			var sc scratch
 			for {
 				i := int(next.Add(1) - 1)
 				if i >= len(results) {
 					return
 				}
-				results[i] = runTicker(led.tickers[i], txns, led.txns[i], conv, place.all, place.slots[i])
+				results[i] = runTicker(led.tickers[i], txns, led.txns[i], conv, &sc, place.all, place.slots[i])
 			}
 		}()
 	}

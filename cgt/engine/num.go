@@ -20,27 +20,29 @@ import (
 // and round at the precision asked for), so converting to decimal.Decimal at the end cannot
 // change a figure or the way it is written.
 type num struct {
-	hi, lo uint64 // magnitude of the coefficient, when !isBig
+	hi, lo uint64           // magnitude of the coefficient, when big is nil
+	big    *decimal.Decimal // the value, when its coefficient does not fit in 128 bits
 	exp    int32
 	neg    bool // negative; never set for a zero magnitude
-	isBig  bool // the value is dec only
-	hasDec bool // dec holds the same value at the same exponent (a ledger figure, or big)
-	dec    decimal.Decimal
 }
 
-// numOf wraps a decimal.Decimal, keeping it so that converting back costs nothing.
+// numOf holds d.
 func numOf(d decimal.Decimal) num {
-	n := num{exp: d.Exponent(), hasDec: true, dec: d}
-	if d.NumDigits() > 18 {
-		n.isBig = true
-		return n
+	if d.NumDigits() <= 18 {
+		c := d.CoefficientInt64()
+		if c < 0 {
+			return num{lo: uint64(-c), exp: d.Exponent(), neg: true}
+		}
+		return num{lo: uint64(c), exp: d.Exponent()}
 	}
-	c := d.CoefficientInt64()
-	if c < 0 {
-		n.neg, c = true, -c
+	if c := d.Coefficient(); bits.UintSize == 64 && c.BitLen() <= 128 {
+		var words [2]uint64
+		for i, w := range c.Bits() { // little-endian 64-bit words
+			words[i] = uint64(w)
+		}
+		return compact(words[1], words[0], d.Exponent(), c.Sign() < 0)
 	}
-	n.lo = uint64(c)
-	return n
+	return num{big: &d, exp: d.Exponent()}
 }
 
 // numOfMoney is the exact value of a report figure.
@@ -62,8 +64,8 @@ func numInt(v int64) num {
 // decimal returns the value as a decimal.Decimal. A zero at exponent 0 is the zero
 // decimal.Decimal, which allocates nothing.
 func (n num) decimal() decimal.Decimal {
-	if n.hasDec {
-		return n.dec
+	if n.big != nil {
+		return *n.big
 	}
 	if n.hi == 0 && n.lo <= math.MaxInt64 {
 		if n.lo == 0 && n.exp == 0 {
@@ -87,16 +89,16 @@ func (n num) decimal() decimal.Decimal {
 // money returns the value as a report figure, without building a decimal.Decimal when the
 // coefficient fits in 128 bits.
 func (n num) money() model.Money {
-	if n.isBig {
-		return model.NewMoney(n.dec)
+	if n.big != nil {
+		return model.NewMoney(*n.big)
 	}
 	return model.NewMoney128(n.neg, n.hi, n.lo, n.exp)
 }
 
 // quantity returns the value as a reported quantity, price or ratio, like money.
 func (n num) quantity() model.Decimal {
-	if n.isBig {
-		return model.NewDecimal(n.dec)
+	if n.big != nil {
+		return model.NewDecimal(*n.big)
 	}
 	return model.NewDecimal128(n.neg, n.hi, n.lo, n.exp)
 }
@@ -105,16 +107,16 @@ func (n num) quantity() model.Decimal {
 func bigNum(d decimal.Decimal) num { return numOf(d) }
 
 func (n num) isZero() bool {
-	if n.isBig {
-		return n.dec.IsZero()
+	if n.big != nil {
+		return n.big.IsZero()
 	}
 	return n.hi == 0 && n.lo == 0
 }
 
 func (n num) sign() int {
 	switch {
-	case n.isBig:
-		return n.dec.Sign()
+	case n.big != nil:
+		return n.big.Sign()
 	case n.hi == 0 && n.lo == 0:
 		return 0
 	case n.neg:
@@ -129,15 +131,15 @@ func compact(hi, lo uint64, exp int32, neg bool) num {
 }
 
 func (n num) negate() num {
-	if n.isBig {
-		return bigNum(n.dec.Neg())
+	if n.big != nil {
+		return bigNum(n.big.Neg())
 	}
 	return compact(n.hi, n.lo, n.exp, !n.neg)
 }
 
 func (n num) abs() num {
-	if n.isBig {
-		return bigNum(n.dec.Abs())
+	if n.big != nil {
+		return bigNum(n.big.Abs())
 	}
 	if !n.neg {
 		return n
@@ -186,10 +188,10 @@ func align(a, b num) (num, num, bool) {
 	switch {
 	case a.exp > b.exp:
 		a.hi, a.lo, ok = scale10(a.hi, a.lo, int64(a.exp)-int64(b.exp))
-		a.exp, a.hasDec = b.exp, false
+		a.exp = b.exp
 	case b.exp > a.exp:
 		b.hi, b.lo, ok = scale10(b.hi, b.lo, int64(b.exp)-int64(a.exp))
-		b.exp, b.hasDec = a.exp, false
+		b.exp = a.exp
 	default:
 		ok = true
 	}
@@ -214,7 +216,7 @@ func cmpMag(ahi, alo, bhi, blo uint64) int {
 }
 
 func (n num) add(m num) num {
-	if !n.isBig && !m.isBig {
+	if n.big == nil && m.big == nil {
 		if a, b, ok := align(n, m); ok {
 			if a.neg == b.neg {
 				lo, carry := bits.Add64(a.lo, b.lo, 0)
@@ -236,14 +238,14 @@ func (n num) add(m num) num {
 }
 
 func (n num) sub(m num) num {
-	if !n.isBig && !m.isBig {
+	if n.big == nil && m.big == nil {
 		return n.add(compact(m.hi, m.lo, m.exp, !m.neg))
 	}
 	return bigNum(n.decimal().Sub(m.decimal()))
 }
 
 func (n num) mul(m num) num {
-	if !n.isBig && !m.isBig && n.exp > math.MinInt32/2 && n.exp < math.MaxInt32/2 &&
+	if n.big == nil && m.big == nil && n.exp > math.MinInt32/2 && n.exp < math.MaxInt32/2 &&
 		m.exp > math.MinInt32/2 && m.exp < math.MaxInt32/2 {
 		a, b := n, m
 		if a.hi != 0 {
@@ -259,7 +261,7 @@ func (n num) mul(m num) num {
 }
 
 func (n num) cmp(m num) int {
-	if !n.isBig && !m.isBig {
+	if n.big == nil && m.big == nil {
 		if s, t := n.sign(), m.sign(); s != t || s == 0 {
 			return cmpInt(s, t)
 		}
@@ -289,8 +291,8 @@ func (n num) equal(m num) bool { return n.cmp(m) == 0 }
 // sameAs reports whether n and m are the same value at the same exponent, so that either
 // writes the same way.
 func (n num) sameAs(m num) bool {
-	if n.isBig || m.isBig {
-		return n.isBig && m.isBig && n.exp == m.exp && n.dec.Equal(m.dec)
+	if n.big != nil || m.big != nil {
+		return n.big != nil && m.big != nil && n.exp == m.exp && n.big.Equal(*m.big)
 	}
 	return n.hi == m.hi && n.lo == m.lo && n.exp == m.exp && n.neg == m.neg
 }
@@ -298,7 +300,7 @@ func (n num) sameAs(m num) bool {
 // divRound returns n ÷ m rounded half away from zero to places decimal places, at exponent
 // −places (decimal.Decimal.DivRound).
 func (n num) divRound(m num, places int32) num {
-	if !n.isBig && !m.isBig && !m.isZero() && places >= 0 && places <= 40 {
+	if n.big == nil && m.big == nil && !m.isZero() && places >= 0 && places <= 40 {
 		if q, ok := n.divRoundCompact(m, places); ok {
 			return q
 		}
@@ -338,7 +340,7 @@ func (n num) round(places int32) num {
 	if n.exp == -places {
 		return n
 	}
-	if !n.isBig && places >= 0 && places <= 40 {
+	if n.big == nil && places >= 0 && places <= 40 {
 		hi, lo := n.hi, n.lo
 		target := -int64(places) - 1
 		d := int64(n.exp) - target

@@ -50,14 +50,16 @@ type tickerRun struct {
 
 // runTicker identifies every disposal of one ticker, writing each into its place in report
 // (see placement), and records its pool's history.
-func runTicker(ticker string, txns []model.Transaction, idx []int32, conv *converter, report []Disposal, slots []int32) tickerResult {
+// Its working slices come from, and go back to, sc.
+func runTicker(ticker string, txns []model.Transaction, idx []int32, conv *converter, sc *scratch, report []Disposal, slots []int32) tickerResult {
 	res := tickerResult{history: PoolHistory{Ticker: ticker}}
-	es, err := convertEntries(txns, idx, conv)
+	es, err := convertEntries(txns, idx, conv, sc.entries)
 	if err != nil {
 		res.err = err
 		return res
 	}
-	r := &tickerRun{ticker: ticker, entries: es, days: buildDays(es), conv: conv, out: &res, report: report, slots: slots}
+	r := &tickerRun{ticker: ticker, entries: es, days: buildDays(es, sc.days), conv: conv, out: &res, report: report, slots: slots}
+	sc.entries, sc.days = es, r.days
 	res.history.Events = make([]PoolEvent, 0, len(r.days)+len(r.days)/4)
 	for i := range r.days {
 		if err := r.processDay(i); err != nil {
