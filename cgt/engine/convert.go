@@ -28,11 +28,6 @@ type converter struct {
 // isGBP reports whether an amount needs no conversion.
 func isGBP(a model.Amount) bool { return a.Currency == "" || a.Currency == model.GBP }
 
-// gbp converts an amount on the transaction's date to GBP.
-func (c *converter) gbp(t *model.Transaction, a model.Amount) (num, error) {
-	return c.gbpNum(t, numOf(a.Value), a.Currency)
-}
-
 // gbpNum converts value, in currency, on the transaction's date to GBP.
 func (c *converter) gbpNum(t *model.Transaction, value num, currency string) (num, error) {
 	if currency == "" || currency == model.GBP || value.isZero() {

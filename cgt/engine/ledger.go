@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/cgt-tools/cgt/cgt/model"
+	"github.com/shopspring/decimal"
 )
 
 // rank orders the events of one ticker on one date, so that the result never depends on the
@@ -36,6 +37,55 @@ func rank(a model.Action) uint8 {
 type ledger struct {
 	tickers []string
 	txns    [][]int32
+	figures []figures // by transaction index
+}
+
+// small is a ledger figure whose coefficient fits in an int64, read once in ledger order. The
+// per-ticker pass visits transactions in another order, where following each
+// decimal.Decimal's heap pointer would cost a cache miss; this copy sits beside its
+// neighbours. ok is false when the figure did not fit and must be read from the transaction.
+type small struct {
+	coef int64
+	exp  int32
+	ok   bool
+}
+
+// figures are the amounts of one transaction the engine reads, by action:
+//
+//	BUY, SELL              quantity, price, fees
+//	CAPRETURN              total, fees
+//	DIVIDEND, ACCUMULATION total, tax
+type figures [3]small
+
+func smallOf(d decimal.Decimal) small {
+	if d.NumDigits() > 18 {
+		return small{}
+	}
+	return small{coef: d.CoefficientInt64(), exp: d.Exponent(), ok: true}
+}
+
+// num returns the figure, reading d (the same figure on the transaction) when it did not fit.
+func (s small) num(d decimal.Decimal) num {
+	if !s.ok {
+		return numOf(d)
+	}
+	if s.coef < 0 {
+		return num{lo: uint64(-s.coef), exp: s.exp, neg: true}
+	}
+	return num{lo: uint64(s.coef), exp: s.exp}
+}
+
+// figuresOf reads a transaction's amounts.
+func figuresOf(t *model.Transaction) figures {
+	switch t.Action {
+	case model.Buy, model.Sell:
+		return figures{smallOf(t.Quantity), smallOf(t.Price.Value), smallOf(t.Fees.Value)}
+	case model.CapReturn:
+		return figures{smallOf(t.Total.Value), smallOf(t.Fees.Value)}
+	case model.Dividend, model.Accumulation:
+		return figures{smallOf(t.Total.Value), smallOf(t.Tax.Value)}
+	}
+	return figures{}
 }
 
 // groupByTicker validates each transaction's shape and groups the transactions by ticker. It
@@ -44,12 +94,14 @@ func groupByTicker(txns []model.Transaction) (*ledger, error) {
 	ids := make(map[string]int32)
 	var names []string
 	tickerOf := make([]int32, len(txns))
+	figs := make([]figures, len(txns))
 	var counts []int32
 	for i := range txns {
 		t := &txns[i]
 		if err := checkShape(t); err != nil {
 			return nil, err
 		}
+		figs[i] = figuresOf(t)
 		name := strings.ToUpper(t.Ticker)
 		id, ok := ids[name]
 		if !ok {
@@ -67,7 +119,7 @@ func groupByTicker(txns []model.Transaction) (*ledger, error) {
 		order[i] = int32(i)
 	}
 	slices.SortFunc(order, func(a, b int32) int { return strings.Compare(names[a], names[b]) })
-	led := &ledger{tickers: make([]string, len(names)), txns: make([][]int32, len(names))}
+	led := &ledger{tickers: make([]string, len(names)), txns: make([][]int32, len(names)), figures: figs}
 	for pos, id := range order {
 		led.tickers[pos] = names[id]
 		led.txns[pos] = byTicker[id]
