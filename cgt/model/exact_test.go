@@ -33,7 +33,11 @@ func randomDecimal(rng *rand.Rand) decimal.Decimal {
 	if rng.IntN(3) == 0 {
 		c.Neg(&c)
 	}
-	return decimal.NewFromBigInt(&c, int32(rng.IntN(50))-42)
+	exp := int32(rng.IntN(50)) - 42
+	if rng.IntN(500) == 0 { // beyond the compact form's exponent range
+		exp = int32(rng.IntN(3)-1) * 40000
+	}
+	return decimal.NewFromBigInt(&c, exp)
 }
 
 // same reports whether two decimals have the same coefficient and exponent.
@@ -101,6 +105,9 @@ func TestMoneyAndDecimalMatchDecimal(t *testing.T) {
 				t.Fatalf("#%d Decimal(%s) JSON %s, want %s", i, d, got, want)
 			}
 			var back Decimal
+			if d.Exponent() < -1000 || d.Exponent() > 1000 { // decimal.NewFromString refuses such exponents
+				continue
+			}
 			if err := json.Unmarshal(got, &back); err != nil || back.String() != d.String() {
 				t.Fatalf("#%d Decimal(%s) JSON round trip: %v %s", i, d, err, back)
 			}

@@ -13,7 +13,7 @@ const MoneyPlaces = 2
 // Money is a reported GBP figure. It keeps the exact value it was built from and writes it
 // rounded to 2 decimal places, half away from zero (the rounding stated in docs/tax-rules.md).
 // Arithmetic is done on decimal.Decimal; Money is for results. It holds its value without a
-// heap object whenever the coefficient fits in 128 bits, so a large report stays cheap.
+// heap object whenever the coefficient fits in 96 bits, so a large report stays cheap.
 type Money struct{ v exact }
 
 // NewMoney wraps an exact amount.
@@ -81,7 +81,7 @@ func (m *Money) UnmarshalJSON(b []byte) error {
 
 // Decimal is an exact quantity, price, ratio or rate. It writes its exact scale as a JSON
 // string ("100", "4.1565") and, unlike decimal.Decimal, refuses null. Like Money, it holds
-// its value without a heap object whenever the coefficient fits in 128 bits.
+// its value without a heap object whenever the coefficient fits in 96 bits.
 type Decimal struct{ v exact }
 
 // NewDecimal wraps a decimal.Decimal.
@@ -158,5 +158,5 @@ func (m Money) Parts128() (neg bool, hi, lo uint64, exp int32, ok bool) {
 	if m.v.big != nil {
 		return false, 0, 0, 0, false
 	}
-	return m.v.neg, m.v.hi, m.v.lo, m.v.exp, true
+	return m.v.neg, uint64(m.v.hi), m.v.lo, int32(m.v.exp), true
 }
