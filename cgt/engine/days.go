@@ -34,6 +34,8 @@ type day struct {
 	// share before becomes splitNum/splitDen shares after. Zero when the day has none.
 	splitNum, splitDen num
 	buySrc             []SourceRef // ledger lines of the day's acquisitions, built when first matched
+	acq                *stepRecipe // the acquisition's figures for the Steps of its matches, likewise
+	acqDate            *model.Date
 }
 
 func (d *day) hasSplit() bool { return !d.splitNum.isZero() }

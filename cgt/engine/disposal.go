@@ -31,11 +31,8 @@ func (b *disposalBuilder) start(r *tickerRun, d *day) *disposalBuilder {
 func (b *disposalBuilder) sameDay(q num) {
 	d := b.d
 	cost := mulDivNum(d.buyCost, q, d.buyQty)
-	date := d.date
-	m := Match{Rule: RuleSameDay, Reference: RefSameDay, AcquisitionDate: b.r.arena.date(date),
-		Sources: b.r.buySources(d)}
-	m.recipe = b.r.arena.recipes.next()
-	*m.recipe = stepRecipe{acqDate: date, acqUsed: q, acqQty: d.buyQty, acqCost: d.buyCost}
+	m := Match{Rule: RuleSameDay, Reference: RefSameDay, Sources: b.r.buySources(d)}
+	m.AcquisitionDate, m.recipe = b.r.acquisition(d)
 	b.legs = append(b.legs, leg{match: m, qty: q, cost: cost})
 }
 
@@ -43,15 +40,15 @@ func (b *disposalBuilder) sameDay(q num) {
 // acquisition (TCGA 1992 s106A(5)); num/den converts between them when a split came between.
 func (b *disposalBuilder) bedAndBreakfast(a *day, take, used, sn, sd num) {
 	cost := mulDivNum(a.buyCost, used, a.buyQty)
-	date := a.date
-	m := Match{Rule: RuleBedAndBreakfast, Reference: RefBedAndBreakfast, AcquisitionDate: b.r.arena.date(date),
-		Sources: b.r.buySources(a)}
-	if !sn.isZero() {
+	m := Match{Rule: RuleBedAndBreakfast, Reference: RefBedAndBreakfast, Sources: b.r.buySources(a)}
+	m.AcquisitionDate, m.recipe = b.r.acquisition(a)
+	if !sn.isZero() { // used differs from take: both are shown, with the conversion
 		u := used.quantity()
 		m.AcquisitionQuantity = &u
+		split := b.r.arena.recipes.next()
+		*split = stepRecipe{acqQty: a.buyQty, acqCost: a.buyCost, num: sn, den: sd}
+		m.recipe = split
 	}
-	m.recipe = b.r.arena.recipes.next()
-	*m.recipe = stepRecipe{acqDate: date, acqUsed: used, acqQty: a.buyQty, acqCost: a.buyCost, num: sn, den: sd}
 	b.legs = append(b.legs, leg{match: m, qty: take, cost: cost})
 }
 
@@ -131,6 +128,17 @@ func (b *disposalBuilder) finish(out *Disposal) {
 	}
 	out.Gain = gain.money()
 	out.Rules = rulesFor(mask)
+}
+
+// acquisition returns a day's acquisition date and totals for the matches with it, once per
+// day: every match with that day shares them (read-only).
+func (r *tickerRun) acquisition(d *day) (*model.Date, *stepRecipe) {
+	if d.acq == nil {
+		d.acq = r.arena.recipes.next()
+		*d.acq = stepRecipe{acqQty: d.buyQty, acqCost: d.buyCost}
+		d.acqDate = r.arena.date(d.date)
+	}
+	return d.acqDate, d.acq
 }
 
 // buySources lists the ledger lines of a day's acquisitions, once per day: every match with

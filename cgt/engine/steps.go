@@ -4,18 +4,17 @@ import (
 	"encoding/json"
 	"strings"
 
-	"github.com/cgt-tools/cgt/cgt/model"
 	"github.com/shopspring/decimal"
 )
 
 // stepRecipe holds the acquisition figures behind the Steps of a same_day or
-// bed_and_breakfast Match, which the Match itself does not carry. Writing the lines costs far
-// more than the identification itself, so they are written only when asked for (Explain, or
-// JSON).
+// bed_and_breakfast Match, which the Match itself does not carry: the whole day's
+// acquisition, shared by every match with it, and for a match across a split the conversion.
+// Writing the lines costs far more than the identification itself, so they are written only
+// when asked for (Explain, or JSON).
 type stepRecipe struct {
-	acqDate                  model.Date
-	acqUsed, acqQty, acqCost num
-	num, den                 num // bed_and_breakfast across a split; zero when none
+	acqQty, acqCost num
+	num, den        num // bed_and_breakfast across a split; zero when none
 }
 
 // saleFigures are the whole disposal's figures, shared by its legs' recipes.
@@ -47,15 +46,23 @@ func (m *Match) lines() []string {
 	q, cost := m.Quantity.Exact(), m.Cost.Exact()
 	proceeds, fees := m.Proceeds.Exact(), m.SaleFees.Exact()
 	var out []string
-	switch s := m.recipe; m.Rule {
+	s := m.recipe
+	var acqDate string
+	var acqUsed, acqQty, acqCost decimal.Decimal
+	if s != nil {
+		// the acquisition's shares used: the match's own, unless a split came between
+		acqDate, acqUsed, acqQty, acqCost = m.AcquisitionDate.String(), q, s.acqQty.decimal(), s.acqCost.decimal()
+		if m.AcquisitionQuantity != nil {
+			acqUsed = m.AcquisitionQuantity.Exact()
+		}
+	}
+	switch m.Rule {
 	case RuleSameDay:
-		acqUsed, acqQty, acqCost := s.acqUsed.decimal(), s.acqQty.decimal(), s.acqCost.decimal()
 		out = append(out,
-			"same-day acquisition on "+s.acqDate.String()+": "+shares(acqQty)+" for "+gbp(acqCost)+" in total ("+RefSameDay+")",
+			"same-day acquisition on "+acqDate+": "+shares(acqQty)+" for "+gbp(acqCost)+" in total ("+RefSameDay+")",
 			"cost = "+shares(acqUsed)+" × "+gbp(acqCost)+" ÷ "+shares(acqQty)+" = "+gbp(cost))
 	case RuleBedAndBreakfast:
-		acqUsed, acqQty, acqCost := s.acqUsed.decimal(), s.acqQty.decimal(), s.acqCost.decimal()
-		out = append(out, "acquisition on "+s.acqDate.String()+", within 30 days after the disposal: "+
+		out = append(out, "acquisition on "+acqDate+", within 30 days after the disposal: "+
 			shares(acqQty)+" for "+gbp(acqCost)+" in total ("+RefBedAndBreakfast+")")
 		if !s.num.isZero() {
 			out = append(out, "a split or consolidation in between: 1 share then = "+qty(s.num.divRound(s.den, divPlaces).decimal())+
