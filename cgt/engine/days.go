@@ -45,6 +45,7 @@ func (d *day) hasSplit() bool { return !d.splitNum.isZero() }
 type scratch struct {
 	entries []entry
 	days    []day
+	events  []PoolEvent
 }
 
 // convertEntries converts a ticker's transactions, already in processing order, to GBP, in

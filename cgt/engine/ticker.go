@@ -43,6 +43,7 @@ type tickerRun struct {
 	out     *tickerResult
 	builder disposalBuilder
 	arena   arena
+	events  []PoolEvent // the pool's history so far, in the worker's buffer
 	// report and slots place the ticker's disposals: the k-th goes to report[slots[k]].
 	report []Disposal
 	slots  []int32
@@ -60,13 +61,17 @@ func runTicker(ticker string, txns []model.Transaction, figs []figures, idx []in
 	}
 	r := &tickerRun{ticker: ticker, entries: es, days: buildDays(es, sc.days), conv: conv, out: &res, report: report, slots: slots}
 	sc.entries, sc.days = es, r.days
-	res.history.Events = make([]PoolEvent, 0, len(r.days)+len(r.days)/4)
+	r.events = sc.events[:0]
 	for i := range r.days {
 		if err := r.processDay(i); err != nil {
 			res.err = err
 			return res
 		}
 	}
+	// The events were collected in the worker's buffer; the report keeps an exact-size copy.
+	res.history.Events = append(make([]PoolEvent, 0, len(r.events)), r.events...)
+	clear(r.events) // the buffer must not keep this ticker's sources alive
+	sc.events = r.events[:0]
 	res.pool = r.pool
 	return res
 }
@@ -164,7 +169,7 @@ func (r *tickerRun) addToPool(d *day) {
 
 // record appends a pool event with the pool as it now stands.
 func (r *tickerRun) record(t *model.Transaction, event string, dq, dc num) {
-	r.out.history.Events = append(r.out.history.Events, PoolEvent{
+	r.events = append(r.events, PoolEvent{
 		Date:           t.Date,
 		Event:          event,
 		QuantityChange: dq.quantity(),
