@@ -320,19 +320,56 @@ func (n num) divRoundCompact(m num, places int32) (num, bool) {
 	} else {
 		ahi, alo, ok = scale10(ahi, alo, e)
 	}
-	if !ok || bhi != 0 {
+	if !ok {
 		return num{}, false
 	}
-	qhi, r := ahi/blo, ahi%blo
-	qlo, r := bits.Div64(r, alo, blo)
-	if r >= blo-r { // 2r ≥ divisor: round away from zero
-		var carry uint64
-		qlo, carry = bits.Add64(qlo, 1, 0)
-		if qhi, carry = bits.Add64(qhi, 0, carry); carry != 0 {
-			return num{}, false
+	var qhi, qlo uint64
+	if bhi == 0 {
+		var r uint64
+		qhi, r = ahi/blo, ahi%blo
+		qlo, r = bits.Div64(r, alo, blo)
+		if r < blo-r { // 2r < divisor: the quotient stands
+			return compact(qhi, qlo, -places, n.neg != m.neg), true
+		}
+	} else {
+		var rhi, rlo uint64
+		qlo, rhi, rlo = divWide(ahi, alo, bhi, blo)
+		dlo, borrow := bits.Sub64(blo, rlo, 0)
+		dhi, _ := bits.Sub64(bhi, rhi, borrow)
+		if cmpMag(rhi, rlo, dhi, dlo) < 0 { // r < divisor − r
+			return compact(0, qlo, -places, n.neg != m.neg), true
 		}
 	}
+	// 2r ≥ divisor: round away from zero
+	var carry uint64
+	qlo, carry = bits.Add64(qlo, 1, 0)
+	if qhi, carry = bits.Add64(qhi, 0, carry); carry != 0 {
+		return num{}, false
+	}
 	return compact(qhi, qlo, -places, n.neg != m.neg), true
+}
+
+// divWide divides a 128-bit magnitude by one of at least 2⁶⁴, giving the quotient, which
+// fits in 64 bits, and the remainder (Hacker's Delight, 9-5: estimate the quotient from the
+// divisor's top 64 bits after normalizing, then correct it by one).
+func divWide(ahi, alo, bhi, blo uint64) (q, rhi, rlo uint64) {
+	s := uint(bits.LeadingZeros64(bhi))
+	top := bhi<<s | blo>>(64-s) // the divisor's top 64 bits; its top bit is set
+	q1, _ := bits.Div64(ahi>>1, ahi<<63|alo>>1, top)
+	q = q1 >> (63 - s) // undo the normalization and the halving of the dividend
+	if q != 0 {
+		q-- // now q is the quotient or one less
+	}
+	ph, pl := bits.Mul64(q, blo)
+	ph += q * bhi // q × divisor ≤ dividend, so this cannot overflow
+	rlo, borrow := bits.Sub64(alo, pl, 0)
+	rhi, _ = bits.Sub64(ahi, ph, borrow)
+	if cmpMag(rhi, rlo, bhi, blo) >= 0 {
+		q++
+		rlo, borrow = bits.Sub64(rlo, blo, 0)
+		rhi, _ = bits.Sub64(rhi, bhi, borrow)
+	}
+	return q, rhi, rlo
 }
 
 // round rounds half away from zero to places decimal places (decimal.Decimal.Round).
