@@ -19,6 +19,9 @@ func serveBuiltin() cli.Builtin {
 		Name:    "serve",
 		Summary: "tool-cli JSON-RPC server on 127.0.0.1 for shell agents (cgt plus bridged MCP servers)",
 		Run: func(f *cli.Factory, args []string) int {
+			if wantsHelp(args) {
+				fmt.Fprintln(f.Stdout, "  --root DIR    let cgt's tools read ledger files inside DIR (repeatable); without it ledgers are passed inline")
+			}
 			roots, rest, err := takeRoots(args)
 			if err != nil {
 				fmt.Fprintln(f.Stderr, "Error:", err)
@@ -44,6 +47,19 @@ func toolBuiltin() cli.Builtin {
 			return toolcli.RunClient("cgt tool", args, f.Stdout, f.Stderr, f.Getenv)
 		},
 	}
+}
+
+// wantsHelp reports whether the words before any "--" ask for help.
+func wantsHelp(args []string) bool {
+	for _, a := range args {
+		switch a {
+		case "--":
+			return false
+		case "-h", "--help", "-help":
+			return true
+		}
+	}
+	return false
 }
 
 // takeRoots removes --root DIR / --root=DIR words (before any "--") and returns them.
