@@ -2,7 +2,6 @@ package dsl
 
 import (
 	"github.com/cgt-tools/cgt/cgt/model"
-	"github.com/shopspring/decimal"
 )
 
 // Format writes one transaction as a canonical ledger line ending in "\n": keywords and
@@ -50,9 +49,9 @@ func appendTransaction(b []byte, t model.Transaction) []byte {
 	return append(b, '\n')
 }
 
-func appendNumber(b []byte, before string, d decimal.Decimal) []byte {
+func appendNumber(b []byte, before string, d model.Decimal) []byte {
 	b = append(b, before...)
-	return appendExact(b, d)
+	return appendExact(b, d.Exact())
 }
 
 func appendAmount(b []byte, before string, a model.Amount) []byte {

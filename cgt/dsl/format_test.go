@@ -130,19 +130,19 @@ func TestExactStringKeepsTheScale(t *testing.T) {
 		d    decimal.Decimal
 		want string
 	}{
-		{dec("150.00"), "150.00"},
-		{dec("0.0001"), "0.0001"},
-		{dec("0.10"), "0.10"},
+		{decimal.RequireFromString("150.00"), "150.00"},
+		{decimal.RequireFromString("0.0001"), "0.0001"},
+		{decimal.RequireFromString("0.10"), "0.10"},
 		{decimal.Decimal{}, "0"},
-		{dec("0.00"), "0.00"},
-		{dec("-3.5"), "-3.5"},
+		{decimal.RequireFromString("0.00"), "0.00"},
+		{decimal.RequireFromString("-3.5"), "-3.5"},
 		{decimal.New(5, 2), "500"},
 		{decimal.New(0, 3), "0"},
-		{dec("1234567890.123456789012"), "1234567890.123456789012"},
-		{dec("12345678901234567890"), "12345678901234567890"},
-		{dec("0.000000000000000000001"), "0.000000000000000000001"},
-		{dec("999999999999999999"), "999999999999999999"},
-		{dec("-99999999999999999.9"), "-99999999999999999.9"},
+		{decimal.RequireFromString("1234567890.123456789012"), "1234567890.123456789012"},
+		{decimal.RequireFromString("12345678901234567890"), "12345678901234567890"},
+		{decimal.RequireFromString("0.000000000000000000001"), "0.000000000000000000001"},
+		{decimal.RequireFromString("999999999999999999"), "999999999999999999"},
+		{decimal.RequireFromString("-99999999999999999.9"), "-99999999999999999.9"},
 	}
 	for _, tt := range tests {
 		if got := exactString(tt.d); got != tt.want {

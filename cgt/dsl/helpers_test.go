@@ -8,7 +8,6 @@ import (
 	"testing"
 
 	"github.com/cgt-tools/cgt/cgt/model"
-	"github.com/shopspring/decimal"
 )
 
 // fixtureDir is the shared acceptance ledgers, beside the repository.
@@ -45,7 +44,7 @@ func asModelError(t testing.TB, err error) *model.Error {
 	return e
 }
 
-func dec(s string) decimal.Decimal { return decimal.RequireFromString(s) }
+func dec(s string) model.Decimal { return model.DecimalFromString(s) }
 
 // sameTransactions compares everything but Source: numbers by value and scale, and zero
 // amounts regardless of currency (the text form does not write a zero FEES or TAX).
@@ -85,7 +84,8 @@ func txnDiff(a, b model.Transaction) string {
 	return ""
 }
 
-func sameNumber(a, b decimal.Decimal) bool {
+func sameNumber(x, y model.Decimal) bool {
+	a, b := x.Exact(), y.Exact()
 	return a.Equal(b) && exactString(a) == exactString(b) || a.IsZero() && b.IsZero()
 }
 

@@ -11,7 +11,6 @@ import (
 	"unicode/utf8"
 
 	"github.com/cgt-tools/cgt/cgt/model"
-	"github.com/shopspring/decimal"
 )
 
 // ParseAuto reads either form of ledger: a JSON array when the first non-blank character is
@@ -332,11 +331,11 @@ func (j *jsonItem) values(t *model.Transaction) (err *model.Error) {
 }
 
 // decimal reads a number given as a JSON string or number.
-func (j *jsonItem) decimal(field string, rule valueRule) (decimal.Decimal, *model.Error) {
+func (j *jsonItem) decimal(field string, rule valueRule) (model.Decimal, *model.Error) {
 	raw := j.fields[field]
 	text, err := j.numberText(field, raw, field)
 	if err != nil {
-		return decimal.Decimal{}, err
+		return model.Decimal{}, err
 	}
 	return j.checkedNumber(field, text, rule)
 }
@@ -358,7 +357,7 @@ func (j *jsonItem) numberText(field string, raw json.RawMessage, what string) (s
 		"give the number as a string such as \"100.5\"")
 }
 
-func (j *jsonItem) checkedNumber(field, text string, rule valueRule) (decimal.Decimal, *model.Error) {
+func (j *jsonItem) checkedNumber(field, text string, rule valueRule) (model.Decimal, *model.Error) {
 	d, problem := parseDecimal([]byte(text))
 	if problem != numOK {
 		reason, hint := numberAdvice([]byte(text), problem)

@@ -39,22 +39,22 @@ func ToJSON(t model.Transaction) JSONTransaction {
 	j := JSONTransaction{Date: t.Date.String(), Action: string(t.Action), Ticker: t.Ticker}
 	switch t.Action {
 	case model.Buy, model.Sell:
-		j.Quantity = exactString(t.Quantity)
+		j.Quantity = exactString(t.Quantity.Exact())
 		j.Price = jsonAmount(t.Price)
 		j.Fees = optionalJSONAmount(t.Fees)
 	case model.Dividend:
 		j.Total = jsonAmount(t.Total)
 		j.Tax = optionalJSONAmount(t.Tax)
 	case model.Accumulation:
-		j.Quantity = exactString(t.Quantity)
+		j.Quantity = exactString(t.Quantity.Exact())
 		j.Total = jsonAmount(t.Total)
 		j.Tax = optionalJSONAmount(t.Tax)
 	case model.CapReturn:
-		j.Quantity = exactString(t.Quantity)
+		j.Quantity = exactString(t.Quantity.Exact())
 		j.Total = jsonAmount(t.Total)
 		j.Fees = optionalJSONAmount(t.Fees)
 	case model.Split, model.Unsplit:
-		j.Ratio = exactString(t.Ratio)
+		j.Ratio = exactString(t.Ratio.Exact())
 	}
 	j.Source = jsonSource(t.Source)
 	return j
@@ -70,7 +70,7 @@ func ToJSONAll(txns []model.Transaction) []JSONTransaction {
 }
 
 func jsonAmount(a model.Amount) *JSONAmount {
-	return &JSONAmount{Amount: exactString(a.Value), Currency: currencyOf(a)}
+	return &JSONAmount{Amount: exactString(a.Value.Exact()), Currency: currencyOf(a)}
 }
 
 func optionalJSONAmount(a model.Amount) *JSONAmount {

@@ -6,7 +6,6 @@ import (
 	"unicode/utf8"
 
 	"github.com/cgt-tools/cgt/cgt/model"
-	"github.com/shopspring/decimal"
 )
 
 // parseLine reads one line into t. It reports false for a blank or comment-only line.
@@ -343,7 +342,7 @@ func (p *parser) keyword(word, after, hint string) *model.Error {
 }
 
 // number reads a decimal field and applies its value rule.
-func (p *parser) number(field string, rule valueRule) (v decimal.Decimal, err *model.Error) {
+func (p *parser) number(field string, rule valueRule) (v model.Decimal, err *model.Error) {
 	tok, err := p.next()
 	if err != nil {
 		return v, err

@@ -2,6 +2,7 @@ package dsl
 
 import (
 	"bytes"
+	"github.com/cgt-tools/cgt/cgt/model"
 	"strconv"
 	"strings"
 
@@ -31,10 +32,10 @@ const (
 // parseDecimal reads a plain decimal: digits with at most one '.' between digits. A leading
 // '-' is read (and reported by the value rules, which can say "must be positive" instead of a
 // vaguer syntax error).
-func parseDecimal(b []byte) (decimal.Decimal, numProblem) {
+func parseDecimal(b []byte) (model.Decimal, numProblem) {
 	n, problem := scanDecimal(b)
 	if problem != numOK {
-		return decimal.Decimal{}, problem
+		return model.Decimal{}, problem
 	}
 	return n.decimal(b)
 }
@@ -88,14 +89,15 @@ func scanDecimal(b []byte) (scanned, numProblem) {
 }
 
 // decimal builds the value of a scanned number; b is the token it was scanned from.
-func (n scanned) decimal(b []byte) (decimal.Decimal, numProblem) {
+func (n scanned) decimal(b []byte) (model.Decimal, numProblem) {
 	if n.long {
-		return parseLongDecimal(b)
+		d, problem := parseLongDecimal(b)
+		return model.NewDecimal(d), problem
 	}
-	if n.coef == 0 && n.exp == 0 {
-		return decimal.Decimal{}, numOK // the zero value: no allocation for the common "FEES 0"
+	if n.coef < 0 {
+		return model.NewDecimal128(true, 0, uint64(-n.coef), n.exp), numOK
 	}
-	return decimal.New(n.coef, n.exp), numOK
+	return model.NewDecimal128(false, 0, uint64(n.coef), n.exp), numOK
 }
 
 // parseLongDecimal handles the rare number with more digits than an int64 holds; b has

@@ -5,8 +5,6 @@ import (
 	"fmt"
 	"unicode/utf8"
 
-	"github.com/shopspring/decimal"
-
 	"github.com/cgt-tools/cgt/cgt/model"
 )
 
@@ -28,7 +26,7 @@ func Parse(file string, src []byte) ([]model.Transaction, error) {
 	if err := checkText(file, src); err != nil {
 		return nil, err
 	}
-	p := parser{file: file, tickers: make(map[string]string), numbers: new(numberCache)}
+	p := parser{file: file, tickers: make(map[string]string)}
 	txns := make([]model.Transaction, 0, capacityFor(src))
 	for pos := 0; pos < len(src); {
 		line, next, tooLong := splitLine(src, pos)
@@ -117,14 +115,12 @@ func firstInvalidUTF8(b []byte) int {
 }
 
 // parser holds the state of one Parse call: the line being read, the interned tickers (each
-// distinct ticker string is allocated once per ledger, not once per line) and recently read
-// numbers.
+// distinct ticker string is allocated once per ledger, not once per line) and the last date.
 type parser struct {
 	file         string
 	tickers      map[string]string
 	recent       [64]string // direct-mapped cache in front of tickers, by a hash of the ticker
-	numbers      *numberCache
-	lastDateText [10]byte // the last date read, and its value: ledgers list many trades per day
+	lastDateText [10]byte   // the last date read, and its value: ledgers list many trades per day
 	lastDate     model.Date
 	line         []byte
 	pos          int
@@ -238,38 +234,12 @@ func (p *parser) controlChar(off int) *model.Error {
 		"separate fields with spaces or tabs only; remove the control character (was the file exported as text?)")
 }
 
-// numberCacheBits sizes the direct-mapped number cache: small enough to stay in the CPU cache,
-// large enough for the quantities, fees and round prices a ledger repeats.
-const (
-	numberCacheBits = 10
-	numberCacheSize = 1 << numberCacheBits
-)
-
-// numberCache remembers recently read numbers by their digits and scale. A slot holds the last
-// number that hashed to it; a miss simply replaces it, so lookups cost no more than a multiply
-// and a compare, unlike a map, and the memory is fixed.
-type numberCache [numberCacheSize]struct {
-	key uint64 // coefficient << 5 | scale, with the top bit set when the slot is used
-	d   decimal.Decimal
-}
-
-// decimal reads a number, sharing the value with an earlier equal number (same digits and
-// scale). Each decimal.Decimal built from scratch costs two allocations, and ledgers repeat
-// quantities, fees and round prices. Sharing is safe because decimal.Decimal never modifies
-// its coefficient in place: every operation returns a new value.
-func (p *parser) decimal(b []byte) (decimal.Decimal, numProblem) {
+// decimal reads a number. A number of up to 18 digits becomes a model.Decimal without an
+// allocation.
+func (p *parser) decimal(b []byte) (model.Decimal, numProblem) {
 	n, problem := scanDecimal(b)
 	if problem != numOK {
-		return decimal.Decimal{}, problem
+		return model.Decimal{}, problem
 	}
-	if n.long || n.coef <= 0 || n.coef >= 1<<58 {
-		return n.decimal(b)
-	}
-	key := uint64(n.coef)<<5 | uint64(-n.exp) | 1<<63
-	slot := &p.numbers[(key*0x9E3779B97F4A7C15)>>(64-numberCacheBits)]
-	if slot.key != key {
-		slot.key = key
-		slot.d, _ = n.decimal(b)
-	}
-	return slot.d, numOK
+	return n.decimal(b)
 }

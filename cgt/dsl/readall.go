@@ -68,8 +68,8 @@ func crossFileDuplicates(perInput [][]model.Transaction) []string {
 func identity(t model.Transaction) string {
 	var b strings.Builder
 	b.WriteString(t.Date.String())
-	for _, s := range []string{string(t.Action), t.Ticker, normalString(t.Quantity), amountKey(t.Price),
-		amountKey(t.Fees), amountKey(t.Total), amountKey(t.Tax), normalString(t.Ratio)} {
+	for _, s := range []string{string(t.Action), t.Ticker, normalString(t.Quantity.Exact()), amountKey(t.Price),
+		amountKey(t.Fees), amountKey(t.Total), amountKey(t.Tax), normalString(t.Ratio.Exact())} {
 		b.WriteByte('|')
 		b.WriteString(s)
 	}
@@ -80,7 +80,7 @@ func amountKey(a model.Amount) string {
 	if a.Value.IsZero() {
 		return "0"
 	}
-	return normalString(a.Value) + " " + currencyOf(a)
+	return normalString(a.Value.Exact()) + " " + currencyOf(a)
 }
 
 // summary names a transaction briefly: "2024-06-20 SELL AAPL 50".
@@ -88,11 +88,11 @@ func summary(t model.Transaction) string {
 	s := t.Date.String() + " " + string(t.Action) + " " + t.Ticker
 	switch t.Action {
 	case model.Dividend:
-		return s + " TOTAL " + exactString(t.Total.Value) + " " + currencyOf(t.Total)
+		return s + " TOTAL " + exactString(t.Total.Value.Exact()) + " " + currencyOf(t.Total)
 	case model.Split, model.Unsplit:
-		return s + " RATIO " + exactString(t.Ratio)
+		return s + " RATIO " + exactString(t.Ratio.Exact())
 	}
-	return s + " " + exactString(t.Quantity)
+	return s + " " + exactString(t.Quantity.Exact())
 }
 
 // where names a source: "a.cgt:2" for a text line, "a.json[3]" for an array element.

@@ -4,7 +4,6 @@ import (
 	"fmt"
 
 	"github.com/cgt-tools/cgt/cgt/model"
-	"github.com/shopspring/decimal"
 )
 
 // valueRule is what a number on a ledger line may be.
@@ -18,7 +17,11 @@ const (
 )
 
 // checkValue applies a rule to a number; it returns an empty message when the value is fine.
-func checkValue(field string, d decimal.Decimal, rule valueRule, action model.Action) (msg, hint string) {
+func checkValue(field string, v model.Decimal, rule valueRule, action model.Action) (msg, hint string) {
+	if v.Sign() > 0 && rule != wholeRatio {
+		return "", ""
+	}
+	d := v.Exact()
 	switch rule {
 	case positive:
 		if d.Sign() <= 0 {

@@ -122,10 +122,10 @@ func generateText(o genOptions) []byte {
 			out = append(out, ' ')
 			out = append(out, t.Quantity.String()...)
 			out = append(out, " @ "...)
-			out = append(out, t.Price.Value.StringFixed(2)...)
+			out = append(out, t.Price.Value.Exact().StringFixed(2)...)
 			if !t.Fees.Value.IsZero() {
 				out = append(out, " FEES "...)
-				out = append(out, t.Fees.Value.StringFixed(2)...)
+				out = append(out, t.Fees.Value.Exact().StringFixed(2)...)
 			}
 		case model.Split:
 			out = append(out, " RATIO "...)
@@ -134,13 +134,13 @@ func generateText(o genOptions) []byte {
 			out = append(out, ' ')
 			out = append(out, t.Quantity.String()...)
 			out = append(out, " TOTAL "...)
-			out = append(out, t.Total.Value.StringFixed(2)...)
+			out = append(out, t.Total.Value.Exact().StringFixed(2)...)
 		case model.Dividend:
 			out = append(out, " TOTAL "...)
-			out = append(out, t.Total.Value.StringFixed(2)...)
+			out = append(out, t.Total.Value.Exact().StringFixed(2)...)
 			if !t.Tax.Value.IsZero() {
 				out = append(out, " TAX "...)
-				out = append(out, t.Tax.Value.StringFixed(2)...)
+				out = append(out, t.Tax.Value.Exact().StringFixed(2)...)
 			}
 		}
 		out = append(out, '\n')

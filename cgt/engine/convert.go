@@ -63,10 +63,10 @@ func (c *converter) rate(t *model.Transaction, currency string) (fx.Rate, error)
 
 // converted describes an amount with its GBP value and the rate used.
 func (c *converter) converted(t *model.Transaction, a model.Amount) Converted {
-	out := Converted{Amount: model.NewDecimal(a.Value), Currency: a.Currency}
+	out := Converted{Amount: a.Value, Currency: a.Currency}
 	if isGBP(a) {
 		out.Currency = model.GBP
-		out.GBP = model.NewMoney(a.Value)
+		out.GBP = numOfDecimal(a.Value).money()
 		return out
 	}
 	r, err := c.rate(t, a.Currency)
@@ -75,7 +75,7 @@ func (c *converter) converted(t *model.Transaction, a model.Amount) Converted {
 	}
 	rate := model.NewDecimal(r.PerGBP)
 	out.Rate, out.RatePeriod = &rate, r.Period
-	out.GBP = model.NewMoney(a.Value.DivRound(r.PerGBP, fxPlaces))
+	out.GBP = model.NewMoney(a.Value.Exact().DivRound(r.PerGBP, fxPlaces))
 	return out
 }
 

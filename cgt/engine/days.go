@@ -159,9 +159,9 @@ func addToDay(d *day, e *entry, k int32) {
 			d.splitNum, d.splitDen = numInt(1), numInt(1)
 		}
 		if t.Action == model.Split {
-			d.splitNum = d.splitNum.mul(numOf(t.Ratio))
+			d.splitNum = d.splitNum.mul(numOfDecimal(t.Ratio))
 		} else {
-			d.splitDen = d.splitDen.mul(numOf(t.Ratio))
+			d.splitDen = d.splitDen.mul(numOfDecimal(t.Ratio))
 		}
 	}
 }

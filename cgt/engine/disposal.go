@@ -172,8 +172,8 @@ func (r *tickerRun) original(d *day) []TradeLine {
 	out := make([]TradeLine, 0, d.sellHi-d.sellLo)
 	for k := d.sellLo; k < d.sellHi; k++ {
 		t := r.entries[k].t
-		gross := model.Amount{Value: numOf(t.Quantity).mul(numOf(t.Price.Value)).decimal(), Currency: t.Price.Currency}
-		out = append(out, TradeLine{Quantity: model.NewDecimal(t.Quantity), Price: r.conv.converted(t, t.Price),
+		gross := model.Amount{Value: numOfDecimal(t.Quantity).mul(numOfDecimal(t.Price.Value)).quantity(), Currency: t.Price.Currency}
+		out = append(out, TradeLine{Quantity: t.Quantity, Price: r.conv.converted(t, t.Price),
 			Consideration: r.conv.converted(t, gross), Fees: r.conv.converted(t, t.Fees), Source: sourceRef(t.Source)})
 	}
 	return out

@@ -51,27 +51,27 @@ func generateLedger(o genOptions) []model.Transaction {
 // fillGenerated picks the action and amounts of one generated line.
 func fillGenerated(t *model.Transaction, rng *rand.Rand, held *int64, events bool) {
 	gbp := func(cents int) model.Amount {
-		return model.Amount{Value: decimal.New(int64(cents), -2), Currency: model.GBP}
+		return model.Amount{Value: model.NewDecimal(decimal.New(int64(cents), -2)), Currency: model.GBP}
 	}
 	roll := rng.IntN(100)
 	switch {
 	case events && roll < 3 && *held > 0:
-		t.Action, t.Ratio = model.Split, decimal.NewFromInt(2)
+		t.Action, t.Ratio = model.Split, model.NewDecimal(decimal.NewFromInt(2))
 		*held *= 2
 	case events && roll < 6 && *held > 0:
-		t.Action, t.Quantity, t.Total = model.Accumulation, decimal.NewFromInt(*held), gbp(100+rng.IntN(5000))
+		t.Action, t.Quantity, t.Total = model.Accumulation, model.NewDecimal(decimal.NewFromInt(*held)), gbp(100+rng.IntN(5000))
 	case events && roll < 7 && *held > 0:
-		t.Action, t.Quantity, t.Total = model.CapReturn, decimal.NewFromInt(*held), gbp(1+rng.IntN(10))
+		t.Action, t.Quantity, t.Total = model.CapReturn, model.NewDecimal(decimal.NewFromInt(*held)), gbp(1+rng.IntN(10))
 	case events && roll < 9:
 		t.Action, t.Total, t.Tax = model.Dividend, gbp(100+rng.IntN(5000)), gbp(rng.IntN(100))
 	case roll < 62 || *held == 0:
 		q := int64(1 + rng.IntN(200))
-		t.Action, t.Quantity = model.Buy, decimal.NewFromInt(q)
+		t.Action, t.Quantity = model.Buy, model.NewDecimal(decimal.NewFromInt(q))
 		t.Price, t.Fees = gbp(100+rng.IntN(20000)), gbp(rng.IntN(1500))
 		*held += q
 	default:
 		q := 1 + rng.Int64N(*held)
-		t.Action, t.Quantity = model.Sell, decimal.NewFromInt(q)
+		t.Action, t.Quantity = model.Sell, model.NewDecimal(decimal.NewFromInt(q))
 		t.Price, t.Fees = gbp(100+rng.IntN(20000)), gbp(rng.IntN(1500))
 		*held -= q
 	}

@@ -2,11 +2,11 @@ package engine
 
 import (
 	"cmp"
+	"math"
 	"slices"
 	"strings"
 
 	"github.com/cgt-tools/cgt/cgt/model"
-	"github.com/shopspring/decimal"
 )
 
 // rank orders the events of one ticker on one date, so that the result never depends on the
@@ -57,17 +57,21 @@ type small struct {
 //	DIVIDEND, ACCUMULATION total, tax
 type figures [3]small
 
-func smallOf(d decimal.Decimal) small {
-	if d.NumDigits() > 18 {
+func smallOf(d model.Decimal) small {
+	neg, hi, lo, exp, ok := d.Parts128()
+	if !ok || hi != 0 || lo > math.MaxInt64 {
 		return small{}
 	}
-	return small{coef: d.CoefficientInt64(), exp: d.Exponent(), ok: true}
+	if neg {
+		return small{coef: -int64(lo), exp: exp, ok: true}
+	}
+	return small{coef: int64(lo), exp: exp, ok: true}
 }
 
 // num returns the figure, reading d (the same figure on the transaction) when it did not fit.
-func (s small) num(d decimal.Decimal) num {
+func (s small) num(d model.Decimal) num {
 	if !s.ok {
-		return numOf(d)
+		return numOfDecimal(d)
 	}
 	if s.coef < 0 {
 		return num{lo: uint64(-s.coef), exp: s.exp, neg: true}
@@ -172,16 +176,16 @@ func compareSource(a, b *model.Transaction) int {
 	if c := cmp.Compare(a.Source.Index, b.Source.Index); c != 0 {
 		return c
 	}
-	if c := a.Quantity.Cmp(b.Quantity); c != 0 {
+	if c := numOfDecimal(a.Quantity).cmp(numOfDecimal(b.Quantity)); c != 0 {
 		return c
 	}
-	if c := a.Price.Value.Cmp(b.Price.Value); c != 0 {
+	if c := numOfDecimal(a.Price.Value).cmp(numOfDecimal(b.Price.Value)); c != 0 {
 		return c
 	}
-	if c := a.Total.Value.Cmp(b.Total.Value); c != 0 {
+	if c := numOfDecimal(a.Total.Value).cmp(numOfDecimal(b.Total.Value)); c != 0 {
 		return c
 	}
-	return a.Fees.Value.Cmp(b.Fees.Value)
+	return numOfDecimal(a.Fees.Value).cmp(numOfDecimal(b.Fees.Value))
 }
 
 // placement is where every disposal of the report goes, decided before any is built: all

@@ -53,6 +53,14 @@ func numOfMoney(m model.Money) num {
 	return numOf(m.Exact())
 }
 
+// numOfDecimal is the exact value of a ledger figure.
+func numOfDecimal(d model.Decimal) num {
+	if neg, hi, lo, exp, ok := d.Parts128(); ok {
+		return compact(hi, lo, exp, neg)
+	}
+	return numOf(d.Exact())
+}
+
 // numInt is the integer v.
 func numInt(v int64) num {
 	if v < 0 {

@@ -52,13 +52,13 @@ func heldByReplay(txns []model.Transaction) map[string]decimal.Decimal {
 			t := &txns[k]
 			switch t.Action {
 			case model.Buy:
-				q = q.Add(t.Quantity)
+				q = q.Add(t.Quantity.Exact())
 			case model.Sell:
-				q = q.Sub(t.Quantity)
+				q = q.Sub(t.Quantity.Exact())
 			case model.Split:
-				q = q.Mul(t.Ratio)
+				q = q.Mul(t.Ratio.Exact())
 			case model.Unsplit:
-				q = q.DivRound(t.Ratio, divPlaces)
+				q = q.DivRound(t.Ratio.Exact(), divPlaces)
 			}
 		}
 		out[name] = q

@@ -108,7 +108,7 @@ func (r *tickerRun) applySplits(d *day) {
 			continue
 		}
 		before := r.pool.qty
-		ratio := numOf(t.Ratio)
+		ratio := numOfDecimal(t.Ratio)
 		if t.Action == model.Split {
 			r.pool.qty = r.pool.qty.mul(ratio)
 			r.held = r.held.mul(ratio)

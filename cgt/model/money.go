@@ -93,6 +93,19 @@ func NewDecimal128(neg bool, hi, lo uint64, exp int32) Decimal {
 	return Decimal{exactParts(neg, hi, lo, exp)}
 }
 
+// DecimalFromString parses a decimal string; it panics on bad input and is meant for
+// constants and tests.
+func DecimalFromString(s string) Decimal { return NewDecimal(decimal.RequireFromString(s)) }
+
+// Parts128 returns the exact value as a sign, a 128-bit coefficient and an exponent, the
+// form NewDecimal128 takes; ok is false when the coefficient does not fit.
+func (d Decimal) Parts128() (neg bool, hi, lo uint64, exp int32, ok bool) {
+	if d.v.big != nil {
+		return false, 0, 0, 0, false
+	}
+	return d.v.neg, uint64(d.v.hi), d.v.lo, int32(d.v.exp), true
+}
+
 // Exact returns the value as a decimal.Decimal.
 func (d Decimal) Exact() decimal.Decimal { return d.v.decimal() }
 

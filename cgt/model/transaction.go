@@ -1,7 +1,5 @@
 package model
 
-import "github.com/shopspring/decimal"
-
 // Action is the kind of a ledger line.
 type Action string
 
@@ -24,7 +22,7 @@ const GBP = "GBP"
 
 // Amount is a money amount in a named currency (ISO 4217), exactly as the ledger gave it.
 type Amount struct {
-	Value    decimal.Decimal
+	Value    Decimal
 	Currency string
 }
 
@@ -46,15 +44,19 @@ type Source struct {
 //	ACCUMULATION        Quantity, Total, Tax
 //	CAPRETURN           Quantity, Total, Fees
 //	SPLIT, UNSPLIT      Ratio
+//
+// Its figures are Decimal values, which hold a ledger's numbers without a heap object, so a
+// large ledger costs one allocation for its transactions and the collector follows nothing in
+// them but strings.
 type Transaction struct {
 	Date     Date
 	Action   Action
 	Ticker   string
-	Quantity decimal.Decimal
+	Quantity Decimal
 	Price    Amount
 	Fees     Amount
 	Total    Amount
 	Tax      Amount
-	Ratio    decimal.Decimal
+	Ratio    Decimal
 	Source   Source
 }
