@@ -50,14 +50,14 @@ type scratch struct {
 
 // convertEntries converts a ticker's transactions, already in processing order, to GBP, in
 // buf's storage.
-func convertEntries(txns []model.Transaction, figs []figures, idx []int32, c *converter, buf []entry) ([]entry, error) {
+func convertEntries(txns []model.Transaction, idx []int32, c *converter, buf []entry) ([]entry, error) {
 	out := slices.Grow(buf[:0], len(idx))[:len(idx)]
 	clear(out)
 	for k, i := range idx {
 		t := &txns[i]
 		e := &out[k]
 		e.t = t
-		if err := convertEntry(t, &figs[i], e, c); err != nil {
+		if err := convertEntry(t, e, c); err != nil {
 			return nil, err
 		}
 	}
@@ -67,17 +67,17 @@ func convertEntries(txns []model.Transaction, figs []figures, idx []int32, c *co
 // convertEntry fills one entry's GBP amounts. A trade's consideration (quantity × price)
 // converts as one amount, so that rounding the converted figure to 6 places is never
 // multiplied by the quantity; fees and totals convert as stated.
-func convertEntry(t *model.Transaction, f *figures, e *entry, c *converter) error {
+func convertEntry(t *model.Transaction, e *entry, c *converter) error {
 	var err error
 	switch t.Action {
 	case model.Buy, model.Sell:
 		var gross, fees num
-		e.qty = f[0].num(t.Quantity)
-		consideration := e.qty.mul(f[1].num(t.Price.Value))
+		e.qty = numOfDecimal(t.Quantity)
+		consideration := e.qty.mul(numOfDecimal(t.Price.Value))
 		if gross, err = c.gbpNum(t, consideration, t.Price.Currency); err != nil {
 			return err
 		}
-		if fees, err = c.gbpNum(t, f[2].num(t.Fees.Value), t.Fees.Currency); err != nil {
+		if fees, err = c.gbpNum(t, numOfDecimal(t.Fees.Value), t.Fees.Currency); err != nil {
 			return err
 		}
 		if t.Action == model.Buy {
@@ -87,18 +87,18 @@ func convertEntry(t *model.Transaction, f *figures, e *entry, c *converter) erro
 		}
 	case model.CapReturn:
 		var total, fees num
-		if total, err = c.gbpNum(t, f[0].num(t.Total.Value), t.Total.Currency); err != nil {
+		if total, err = c.gbpNum(t, numOfDecimal(t.Total.Value), t.Total.Currency); err != nil {
 			return err
 		}
-		if fees, err = c.gbpNum(t, f[1].num(t.Fees.Value), t.Fees.Currency); err != nil {
+		if fees, err = c.gbpNum(t, numOfDecimal(t.Fees.Value), t.Fees.Currency); err != nil {
 			return err
 		}
 		e.value = subNZ(total, fees)
 	case model.Accumulation, model.Dividend:
-		if e.value, err = c.gbpNum(t, f[0].num(t.Total.Value), t.Total.Currency); err != nil {
+		if e.value, err = c.gbpNum(t, numOfDecimal(t.Total.Value), t.Total.Currency); err != nil {
 			return err
 		}
-		if e.extra, err = c.gbpNum(t, f[1].num(t.Tax.Value), t.Tax.Currency); err != nil {
+		if e.extra, err = c.gbpNum(t, numOfDecimal(t.Tax.Value), t.Tax.Currency); err != nil {
 			return err
 		}
 	}

@@ -39,7 +39,6 @@ func Calculate(txns []model.Transaction, opts Options) (*Report, error) {
 	}
 	place := placeDisposals(txns, led)
 	results := runTickers(txns, led, place, opts.Rates)
-	led.figures = nil // no longer needed; let the collector have it while the report is assembled
 	for i := range results {
 		if results[i].err != nil {
 			return nil, results[i].err
@@ -70,7 +69,7 @@ func runTickers(txns []model.Transaction, led *ledger, place placement, rates fx
 				if i >= len(results) {
 					return
 				}
-				results[i] = runTicker(led.tickers[i], txns, led.figures, led.txns[i], conv, &sc, place.all, place.slots[i])
+				results[i] = runTicker(led.tickers[i], txns, led.txns[i], conv, &sc, place.all, place.slots[i])
 			}
 		}()
 	}

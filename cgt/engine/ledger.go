@@ -2,7 +2,6 @@ package engine
 
 import (
 	"cmp"
-	"math"
 	"slices"
 	"strings"
 
@@ -37,59 +36,6 @@ func rank(a model.Action) uint8 {
 type ledger struct {
 	tickers []string
 	txns    [][]int32
-	figures []figures // by transaction index
-}
-
-// small is a ledger figure whose coefficient fits in an int64, read once in ledger order. The
-// per-ticker pass visits transactions in another order, where following each
-// decimal.Decimal's heap pointer would cost a cache miss; this copy sits beside its
-// neighbours. ok is false when the figure did not fit and must be read from the transaction.
-type small struct {
-	coef int64
-	exp  int32
-	ok   bool
-}
-
-// figures are the amounts of one transaction the engine reads, by action:
-//
-//	BUY, SELL              quantity, price, fees
-//	CAPRETURN              total, fees
-//	DIVIDEND, ACCUMULATION total, tax
-type figures [3]small
-
-func smallOf(d model.Decimal) small {
-	neg, hi, lo, exp, ok := d.Parts128()
-	if !ok || hi != 0 || lo > math.MaxInt64 {
-		return small{}
-	}
-	if neg {
-		return small{coef: -int64(lo), exp: exp, ok: true}
-	}
-	return small{coef: int64(lo), exp: exp, ok: true}
-}
-
-// num returns the figure, reading d (the same figure on the transaction) when it did not fit.
-func (s small) num(d model.Decimal) num {
-	if !s.ok {
-		return numOfDecimal(d)
-	}
-	if s.coef < 0 {
-		return num{lo: uint64(-s.coef), exp: s.exp, neg: true}
-	}
-	return num{lo: uint64(s.coef), exp: s.exp}
-}
-
-// figuresOf reads a transaction's amounts.
-func figuresOf(t *model.Transaction) figures {
-	switch t.Action {
-	case model.Buy, model.Sell:
-		return figures{smallOf(t.Quantity), smallOf(t.Price.Value), smallOf(t.Fees.Value)}
-	case model.CapReturn:
-		return figures{smallOf(t.Total.Value), smallOf(t.Fees.Value)}
-	case model.Dividend, model.Accumulation:
-		return figures{smallOf(t.Total.Value), smallOf(t.Tax.Value)}
-	}
-	return figures{}
 }
 
 // groupByTicker validates each transaction's shape and groups the transactions by ticker. It
@@ -98,14 +44,12 @@ func groupByTicker(txns []model.Transaction) (*ledger, error) {
 	ids := make(map[string]int32)
 	var names []string
 	tickerOf := make([]int32, len(txns))
-	figs := make([]figures, len(txns))
 	var counts []int32
 	for i := range txns {
 		t := &txns[i]
 		if err := checkShape(t); err != nil {
 			return nil, err
 		}
-		figs[i] = figuresOf(t)
 		name := strings.ToUpper(t.Ticker)
 		id, ok := ids[name]
 		if !ok {
@@ -123,7 +67,7 @@ func groupByTicker(txns []model.Transaction) (*ledger, error) {
 		order[i] = int32(i)
 	}
 	slices.SortFunc(order, func(a, b int32) int { return strings.Compare(names[a], names[b]) })
-	led := &ledger{tickers: make([]string, len(names)), txns: make([][]int32, len(names)), figures: figs}
+	led := &ledger{tickers: make([]string, len(names)), txns: make([][]int32, len(names))}
 	for pos, id := range order {
 		led.tickers[pos] = names[id]
 		led.txns[pos] = byTicker[id]

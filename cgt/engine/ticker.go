@@ -52,9 +52,9 @@ type tickerRun struct {
 // runTicker identifies every disposal of one ticker, writing each into its place in report
 // (see placement), and records its pool's history.
 // Its working slices come from, and go back to, sc.
-func runTicker(ticker string, txns []model.Transaction, figs []figures, idx []int32, conv *converter, sc *scratch, report []Disposal, slots []int32) tickerResult {
+func runTicker(ticker string, txns []model.Transaction, idx []int32, conv *converter, sc *scratch, report []Disposal, slots []int32) tickerResult {
 	res := tickerResult{history: PoolHistory{Ticker: ticker}}
-	es, err := convertEntries(txns, figs, idx, conv, sc.entries)
+	es, err := convertEntries(txns, idx, conv, sc.entries)
 	if err != nil {
 		res.err = err
 		return res
