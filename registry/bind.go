@@ -24,6 +24,10 @@ func DecodeObject(raw []byte) (map[string]any, *envelope.Error) {
 		return nil, envelope.Errorf(envelope.UsageError, `Pass a JSON object, e.g. {"currency":"USD","year":2024,"month":3}.`,
 			"arguments are not valid JSON: %v", err)
 	}
+	if rest := bytes.TrimSpace(raw[dec.InputOffset():]); len(rest) > 0 {
+		return nil, envelope.Errorf(envelope.UsageError, `Pass one JSON object; merge the keys into it, e.g. {"currency":"USD","year":2024,"month":3}.`,
+			"arguments are not valid JSON: unexpected %s after the object", quote(string(rest))).With("value", string(rest))
+	}
 	obj, ok := v.(map[string]any)
 	if !ok {
 		return nil, envelope.Errorf(envelope.UsageError, `Pass a JSON object, e.g. {"currency":"USD","year":2024,"month":3}.`,

@@ -102,6 +102,7 @@ func TestExecute(t *testing.T) {
 		{"enum", `{"ticker":"A","currency":"EUR"}`, false, envelope.InvalidArgument, `= "EUR"`},
 		{"alias_twice", `{"ticker":"A","symbol":"B"}`, false, envelope.UsageError, "twice"},
 		{"not_json", `{`, false, envelope.UsageError, "not valid JSON"},
+		{"second_object_after_the_first", `{"ticker":"A"}{"month":13}`, false, envelope.UsageError, `unexpected "{"month":13}" after the object`},
 		{"panic_is_internal_error", `{"ticker":"PANIC"}`, false, envelope.InternalError, "failed unexpectedly"},
 	}
 	for _, tc := range cases {
