@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"math"
+	"math/big"
 	"strconv"
 	"strings"
 
@@ -88,11 +90,17 @@ func coerce(typ string, v any) any {
 			return strconv.FormatBool(t)
 		}
 	case "integer", "number":
-		if s, ok := v.(string); ok {
-			if _, err := strconv.ParseFloat(strings.TrimSpace(s), 64); err == nil {
-				return json.Number(strings.TrimSpace(s))
-			}
+		n, ok := v.(json.Number)
+		if s, isStr := v.(string); isStr && isJSONNumber(strings.TrimSpace(s)) {
+			n, ok = json.Number(strings.TrimSpace(s)), true
 		}
+		if !ok {
+			return v
+		}
+		if typ == "integer" {
+			return integral(n)
+		}
+		return n
 	case "boolean":
 		if s, ok := v.(string); ok {
 			if b, err := strconv.ParseBool(s); err == nil {
@@ -116,6 +124,33 @@ func coerce(typ string, v any) any {
 		}
 	}
 	return v
+}
+
+// isJSONNumber reports whether s is a number in JSON's grammar: "NaN", "Inf", "0x10" and
+// "1_000" (which strconv.ParseFloat accepts) are not.
+func isJSONNumber(s string) bool {
+	if s == "" || !(s[0] == '-' || s[0] >= '0' && s[0] <= '9') {
+		return false
+	}
+	var n json.Number
+	return json.Unmarshal([]byte(s), &n) == nil
+}
+
+// integral writes a whole number given with a fraction or an exponent (2024.0, 2.024e3) in
+// integer form, as JSON Schema counts it an integer and the Go decoder would refuse it.
+func integral(n json.Number) json.Number {
+	if !strings.ContainsAny(string(n), ".eE") {
+		return n
+	}
+	// Bound the exponent first: big.Rat would expand 1e-999999999 in full.
+	if f, err := strconv.ParseFloat(string(n), 64); err != nil || f == 0 && strings.ContainsAny(string(n), "eE") || math.Abs(f) > 1<<63 || f != math.Trunc(f) {
+		return n
+	}
+	r, ok := new(big.Rat).SetString(string(n))
+	if !ok || !r.IsInt() || r.Num().BitLen() > 64 {
+		return n
+	}
+	return json.Number(r.Num().String())
 }
 
 func coerceArray(v any) any {

@@ -103,6 +103,12 @@ func TestExecute(t *testing.T) {
 		{"alias_twice", `{"ticker":"A","symbol":"B"}`, false, envelope.UsageError, "twice"},
 		{"not_json", `{`, false, envelope.UsageError, "not valid JSON"},
 		{"second_object_after_the_first", `{"ticker":"A"}{"month":13}`, false, envelope.UsageError, `unexpected "{"month":13}" after the object`},
+		{"whole_number_with_fraction_for_integer", `{"ticker":"A","month":4.0}`, true, "", ""},
+		{"whole_number_with_exponent_for_integer", `{"ticker":"A","month":"4e0"}`, true, "", ""},
+		{"fraction_for_integer", `{"ticker":"A","month":4.5}`, false, envelope.InvalidArgument, "month = 4.5"},
+		{"nan_string_for_integer_names_the_value", `{"ticker":"A","month":"NaN"}`, false, envelope.InvalidArgument, `month = "NaN"`},
+		{"inf_string_for_integer_names_the_value", `{"ticker":"A","month":"Inf"}`, false, envelope.InvalidArgument, `month = "Inf"`},
+		{"huge_negative_exponent", `{"ticker":"A","month":1e-999999999}`, false, envelope.InvalidArgument, "month = 1e-999999999"},
 		{"panic_is_internal_error", `{"ticker":"PANIC"}`, false, envelope.InternalError, "failed unexpectedly"},
 	}
 	for _, tc := range cases {
@@ -122,6 +128,10 @@ func TestExecute(t *testing.T) {
 	res := r.Execute(ctx, "echo", json.RawMessage(`{"ticker":"AAPL"}`))
 	if got := res.Data.(echoResult).Args.Month; got != 3 {
 		t.Errorf("default month not applied: %d", got)
+	}
+	res = r.Execute(ctx, "echo", json.RawMessage(`{"ticker":"AAPL","month":4.0}`))
+	if got := res.Data.(echoResult).Args.Month; got != 4 {
+		t.Errorf("month 4.0 read as %d", got)
 	}
 	res = r.Execute(ctx, "echo", json.RawMessage(`{"ticker":"FAIL"}`))
 	if res.OK || len(res.Warnings) != 1 {
