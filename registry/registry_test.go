@@ -18,6 +18,7 @@ type echoArgs struct {
 	Paths    []string `json:"path,omitempty" jsonschema_description:"ledger files" cgt:"pos=1,alias=file"`
 	Verbose  bool     `json:"verbose,omitempty" jsonschema_description:"say more"`
 	Currency string   `json:"currency,omitempty" jsonschema:"enum=GBP,enum=USD" jsonschema_description:"currency code"`
+	Date     string   `json:"date,omitempty" jsonschema:"format=date" jsonschema_description:"a day"`
 }
 
 type echoResult struct {
@@ -100,6 +101,8 @@ func TestExecute(t *testing.T) {
 		{"unknown_argument", `{"ticker":"A","colour":"red"}`, false, envelope.UsageError, `unknown argument "colour"`},
 		{"out_of_range", `{"ticker":"A","month":13}`, false, envelope.InvalidArgument, "= 13"},
 		{"enum", `{"ticker":"A","currency":"EUR"}`, false, envelope.InvalidArgument, `= "EUR"`},
+		{"not_a_date_says_the_form_not_the_go_layout", `{"ticker":"A","date":"yesterday"}`, false, envelope.InvalidArgument, `date = "yesterday": not a calendar date in the form YYYY-MM-DD`},
+		{"impossible_date", `{"ticker":"A","date":"2024-02-30"}`, false, envelope.InvalidArgument, `date = "2024-02-30": not a calendar date`},
 		{"alias_twice", `{"ticker":"A","symbol":"B"}`, false, envelope.UsageError, "twice"},
 		{"not_json", `{`, false, envelope.UsageError, "not valid JSON"},
 		{"second_object_after_the_first", `{"ticker":"A"}{"month":13}`, false, envelope.UsageError, `unexpected "{"month":13}" after the object`},

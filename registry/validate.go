@@ -64,7 +64,13 @@ func (v *validator) describe(f argcheck.Failure, args map[string]any) *envelope.
 	}
 	given := valueAt(args, f.Location)
 	expected := v.expected(f.Location)
-	msg := fmt.Sprintf("argument %s = %s: %s", field, given, f.Message)
+	why := f.Message
+	if f.Keyword == "format" {
+		// The validator's text quotes Go's time layout ("2006-01-02"), which means nothing
+		// to the person who typed the date.
+		why = "not a calendar date in the form YYYY-MM-DD, e.g. 2024-04-05"
+	}
+	msg := fmt.Sprintf("argument %s = %s: %s", field, given, why)
 	out := envelope.Errorf(envelope.InvalidArgument, "Expected "+expected+".", "%s", msg).With("argument", field).With("value", given)
 	return out
 }
