@@ -30,6 +30,7 @@ var goldenCases = []goldenCase{
 	{"transactions.parse", "bundled_ledger", `{"path":["../examples/portfolio.cgt"]}`, true},
 	{"transactions.parse", "missing_at_sign", `{"cgt_content":"2024-04-01 BUY AAPL 100 @ 150.00\n2024-06-20 SELL AAPL 50 180.00"}`, false},
 	{"transactions.parse", "two_inputs", `{"cgt_content":"2024-04-01 BUY AAPL 1 @ 1","path":["x.cgt"]}`, false},
+	{"transactions.parse", "same_file_twice", `{"path":["testdata/ledgers/part1.cgt","./testdata/ledgers/part1.cgt"]}`, false},
 	{"transactions.parse", "overlapping_files", `{"path":["testdata/ledgers/part1.cgt","testdata/ledgers/part2.cgt"]}`, true},
 	{"transactions.to_dsl", "json_to_text", `{"transactions":[{"date":"2024-04-01","action":"buy","ticker":"aapl","quantity":"100","price":{"amount":"150.00","currency":"USD"},"fees":{"amount":"5.00","currency":"USD"}},{"date":"2024-06-20","action":"SELL","ticker":"AAPL","quantity":50,"price":"180"}]}`, true},
 	{"transactions.to_dsl", "object_money_without_currency", `{"transactions":[{"date":"2024-04-01","action":"buy","ticker":"aapl","quantity":"100","price":{"amount":"150.00"}}]}`, false},

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
+	"path/filepath"
 
 	"github.com/cgt-tools/cgt/cgt/dsl"
 	"github.com/cgt-tools/cgt/cgt/model"
@@ -75,7 +76,16 @@ func readTransactionArray(items []map[string]any) ([]model.Transaction, []string
 
 func readPaths(deps *registry.Deps, paths []string) ([]dsl.Input, error) {
 	inputs := make([]dsl.Input, 0, len(paths))
+	seen := make(map[string]bool, len(paths))
 	for _, p := range paths {
+		// A file read twice would count every transaction in it twice.
+		key := filepath.Clean(p)
+		if seen[key] {
+			return nil, envelope.New(envelope.InvalidArgument, "path "+p+" is given more than once",
+				"Name each ledger file once; files that overlap (two exports of one account) are combined with a warning.",
+				"cgt report.calculate 2023.cgt 2024.cgt").With("value", p).With("argument", "path")
+		}
+		seen[key] = true
 		b, err := readPath(deps, p)
 		if err != nil {
 			return nil, err
