@@ -42,6 +42,8 @@ complete -c cgt -a '(cgt __complete (commandline -opc)[2..-1] (commandline -ct) 
 `,
 }
 
+var completionShells = []string{"bash", "fish", "zsh"}
+
 func completion(f *Factory, args []string) int {
 	if len(args) != 1 || completionScripts[args[0]] == "" {
 		fmt.Fprintln(f.Stderr, "usage: cgt completion bash|zsh|fish")
@@ -61,6 +63,10 @@ func complete(f *Factory, words []string) int {
 	var cands []string
 	if len(words) == 1 {
 		cands = commandNames(f, reg)
+	} else if len(words) == 2 && words[0] == "help" {
+		cands = reg.Names()
+	} else if len(words) == 2 && words[0] == "completion" {
+		cands = completionShells
 	} else if cmd, ok := reg.Lookup(words[0]); ok {
 		prev := ""
 		if len(words) >= 2 {
