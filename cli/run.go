@@ -63,7 +63,7 @@ func Run(f *Factory, argv []string) int {
 	}
 	args, berr := registry.BindCLI(cmd, rest, f.Stdin)
 	if berr != nil {
-		return emit(f, opts, cmd, envelope.Failure(withUsageExample(berr, cmd), nil))
+		return emit(f, opts, cmd, envelope.Failure(registry.WithExample(berr, cmd), nil))
 	}
 	res := reg.ExecuteArgs(context.Background(), cmd, args)
 	return emit(f, opts, cmd, res)
@@ -141,14 +141,6 @@ func (o *Options) set(key, val string) *envelope.Error {
 		o.Out = val
 	}
 	return nil
-}
-
-func withUsageExample(e *envelope.Error, cmd registry.Command) *envelope.Error {
-	m := cmd.Meta()
-	if len(e.Examples) == 0 && len(m.Examples) > 0 {
-		e.Examples = []string{"cgt " + m.Name + " " + strings.Join(m.Examples[0].Args, " ")}
-	}
-	return e
 }
 
 // emit renders the result, writes it to stdout (or --out) and returns the exit code.

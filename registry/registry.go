@@ -118,10 +118,10 @@ func (r *Registry) ExecuteArgs(ctx context.Context, c Command, args map[string]a
 	}()
 	norm, verr := normalize(c.Meta().Name, c.Args(), args)
 	if verr != nil {
-		return envelope.Failure(verr, nil)
+		return envelope.Failure(WithExample(verr, c), nil)
 	}
 	if err := validatorOf(c).check(norm); err != nil {
-		return envelope.Failure(withExample(err, c), nil)
+		return envelope.Failure(WithExample(err, c), nil)
 	}
 	raw, _ := json.Marshal(norm)
 	data, warnings, err := c.run(ctx, r.deps, raw)
@@ -141,8 +141,9 @@ func validatorOf(c Command) *validator {
 
 func (c *command[A, R]) validatorRef() *validator { c.init(); return c.valid }
 
-// withExample attaches the command's first example, in CLI form, to an argument error.
-func withExample(e *envelope.Error, c Command) *envelope.Error {
+// WithExample attaches the command's first example, in CLI form, to an argument error that
+// has none.
+func WithExample(e *envelope.Error, c Command) *envelope.Error {
 	if len(e.Examples) == 0 && len(c.Meta().Examples) > 0 {
 		e.Examples = []string{"cgt " + c.Meta().Name + " " + strings.Join(c.Meta().Examples[0].Args, " ")}
 	}

@@ -140,6 +140,10 @@ func TestExecute(t *testing.T) {
 	if res.OK || len(res.Warnings) != 1 {
 		t.Errorf("warnings lost on failure: %+v", res)
 	}
+	res = r.Execute(ctx, "echo", json.RawMessage(`{"ticker":"A","colour":"red"}`))
+	if res.OK || len(res.Error.Examples) != 1 || res.Error.Examples[0] != "cgt test.echo AAPL" {
+		t.Errorf("an unknown argument should carry the command's example: %+v", res.Error)
+	}
 	res = r.Execute(ctx, "tset.echo", nil)
 	if res.OK || res.Error.Code != envelope.UsageError {
 		t.Errorf("unknown command: %+v", res.Error)
