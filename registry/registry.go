@@ -159,15 +159,27 @@ func (r *Registry) unknownCommand(name string) *envelope.Error {
 	return e.With("command", name).With("available", r.Names())
 }
 
-// closest suggests a command whose name or MCP name shares the given word.
+// closest suggests the command sharing the most words with the given name: namespaces, verbs
+// and the words of MCP names, typed in full or shortened or lengthened at the end (holding,
+// rates) when three letters or more.
 func (r *Registry) closest(name string) string {
-	lower := strings.ToLower(name)
+	words := strings.FieldsFunc(strings.ToLower(name), func(c rune) bool { return c == '.' || c == '_' || c == '-' || c == ' ' })
+	best, bestScore := "", 0
 	for _, c := range r.cmds {
 		m := c.Meta()
-		ns := m.Namespace()
-		if strings.Contains(lower, ns) || strings.Contains(m.MCPName, lower) {
-			return m.Name
+		parts := append(strings.Split(m.Name, "."), strings.Split(m.MCPName, "_")...)
+		score := 0
+		for _, w := range words {
+			for _, p := range parts {
+				if w == p || len(w) >= 3 && len(p) >= 3 && (strings.HasPrefix(p, w) || strings.HasPrefix(w, p)) {
+					score++
+					break
+				}
+			}
+		}
+		if score > bestScore {
+			best, bestScore = m.Name, score
 		}
 	}
-	return ""
+	return best
 }

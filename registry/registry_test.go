@@ -164,3 +164,26 @@ func TestArgSpecs(t *testing.T) {
 		t.Errorf("path should be variadic: %+v", specs[3])
 	}
 }
+
+func TestUnknownCommandSuggestion(t *testing.T) {
+	r := echoRegistry(t)
+	cases := []struct{ name, suggest string }{
+		{"tset.echo", "test.echo"},
+		{"ech", "test.echo"},
+		{"test", "test.echo"},
+		{"x", ""},
+		{"", ""},
+		{"te", ""},
+		{"echoes", "test.echo"},
+	}
+	for _, tc := range cases {
+		hint := r.Execute(context.Background(), tc.name, nil).Error.Hint
+		got := ""
+		if s, ok := strings.CutPrefix(hint, "Did you mean "); ok {
+			got, _, _ = strings.Cut(s, "?")
+		}
+		if got != tc.suggest {
+			t.Errorf("%q: suggested %q, want %q (hint %q)", tc.name, got, tc.suggest, hint)
+		}
+	}
+}
