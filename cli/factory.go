@@ -5,7 +5,6 @@ package cli
 
 import (
 	"io"
-	"os"
 
 	"github.com/cgt-tools/cgt/registry"
 )
@@ -30,34 +29,4 @@ type Builtin struct {
 	Name    string
 	Summary string
 	Run     func(f *Factory, args []string) int
-}
-
-// WriteFileAtomic writes data to path through a temporary file in the same directory and a
-// rename, so a reader never sees a half-written file and a failure leaves the old one intact.
-func WriteFileAtomic(path string, data []byte, perm os.FileMode) error {
-	dir := "."
-	for i := len(path) - 1; i >= 0; i-- {
-		if path[i] == '/' || path[i] == os.PathSeparator {
-			dir = path[:i+1]
-			break
-		}
-	}
-	tmp, err := os.CreateTemp(dir, ".cgt-*.tmp")
-	if err != nil {
-		return err
-	}
-	name := tmp.Name()
-	defer os.Remove(name)
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Chmod(perm); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	return os.Rename(name, path)
 }

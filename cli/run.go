@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/cgt-tools/cgt/atomicfile"
 	"github.com/cgt-tools/cgt/envelope"
 	"github.com/cgt-tools/cgt/records"
 	"github.com/cgt-tools/cgt/registry"
@@ -147,8 +148,8 @@ func (o *Options) set(key, val string) *envelope.Error {
 func emit(f *Factory, opts Options, cmd registry.Command, res envelope.Result) int {
 	out, res := render(opts, res)
 	if opts.Out != "" && res.OK {
-		if err := WriteFileAtomic(opts.Out, []byte(out), 0o644); err != nil {
-			res = envelope.Failure(envelope.Errorf(envelope.IOError, "Check that the directory exists and is writable.", "writing %s: %v", opts.Out, err), res.Warnings)
+		if err := atomicfile.Write(opts.Out, []byte(out), 0o644); err != nil {
+			res = envelope.Failure(envelope.Errorf(envelope.IOError, "Check that the directory exists and is writable, and that --out names a file.", "--out: %v", err).With("path", opts.Out), res.Warnings)
 			out, _ = render(Options{Output: opts.Output}, res)
 		} else {
 			fmt.Fprintf(f.Stderr, "Written to: %s\n", opts.Out)

@@ -15,8 +15,8 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/cgt-tools/cgt/atomicfile"
 	"github.com/cgt-tools/cgt/catalog"
-	"github.com/cgt-tools/cgt/cli"
 	"github.com/cgt-tools/cgt/registry"
 )
 
@@ -119,8 +119,8 @@ func Write(root string, files map[string][]byte) ([]string, error) {
 		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
 			return changed, err
 		}
-		if err := cli.WriteFileAtomic(full, files[p], 0o644); err != nil {
-			return changed, fmt.Errorf("writing %s: %w", p, err)
+		if err := atomicfile.Write(full, files[p], 0o644); err != nil {
+			return changed, err
 		}
 		changed = append(changed, p)
 	}

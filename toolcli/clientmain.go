@@ -11,6 +11,8 @@ import (
 	"net/http"
 	"strings"
 	"text/tabwriter"
+
+	"github.com/cgt-tools/cgt/atomicfile"
 )
 
 // ClientMain runs the tool-cli command line client as "tool-cli" and
@@ -211,8 +213,8 @@ func (inv *invocation) callTool(ctx context.Context, c *Client, stdout, stderr i
 		stdout.Write(output)
 		return 0
 	}
-	if err := writeFileAtomic(inv.out, output, 0o644); err != nil {
-		return fail(stderr, fmt.Errorf("writing %s: %w", inv.out, err))
+	if err := atomicfile.Write(inv.out, output, 0o644); err != nil {
+		return fail(stderr, fmt.Errorf("--out: %w", err))
 	}
 	fmt.Fprintf(stdout, "Written to: %s\n", inv.out)
 	return 0

@@ -139,7 +139,7 @@ func TestClientFailuresAreOneErrorLine(t *testing.T) {
 		{"unknown_flag", good, []string{"--verbose"}, "unknown flag --verbose"},
 		{"out_without_call", good, []string{"calc", "--out", "x"}, "--out applies only to a tool call"},
 		{"out_without_file", good, []string{"calc", "add", "{}", "--out"}, "--out needs a file name"},
-		{"out_into_missing_directory", good, []string{"calc", "add", `{"a":1,"b":1}`, "--out", "/nonexistent/dir/x.json"}, "writing /nonexistent/dir/x.json"},
+		{"out_into_missing_directory", good, []string{"calc", "add", `{"a":1,"b":1}`, "--out", "/nonexistent/dir/x.json"}, "--out: cannot create a file in /nonexistent/dir: "},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

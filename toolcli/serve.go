@@ -14,6 +14,8 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"github.com/cgt-tools/cgt/atomicfile"
 )
 
 // shutdownTimeout bounds how long in-flight requests may run after a stop.
@@ -159,7 +161,7 @@ func serveUntilStopped(ctx context.Context, srv *Server, envFile string, stdout,
 	if envFile == "" {
 		fmt.Fprint(stdout, exports)
 	} else {
-		if err := writeFileAtomic(envFile, []byte(exports), 0o600); err != nil {
+		if err := atomicfile.Write(envFile, []byte(exports), 0o600); err != nil {
 			return fail(stderr, fmt.Errorf("--env-file: %w", err))
 		}
 		fmt.Fprintf(stderr, "tool-cli: serving on 127.0.0.1:%d; environment in %s\n", srv.Port(), envFile)
