@@ -38,6 +38,7 @@ var goldenCases = []goldenCase{
 	{"report.calculate", "year_without_disposals", `{"cgt_content":"2024-04-01 BUY AAPL 100 @ 150.00 USD FEES 5.00 USD","year":"2023/24"}`, true},
 	{"report.calculate", "bundled_ledger", `{"path":["../examples/portfolio.cgt"]}`, true},
 	{"report.calculate", "losses_brought_forward", `{"cgt_content":"2024-04-01 BUY X 100 @ 10\n2024-06-20 SELL X 100 @ 100","losses_brought_forward":"5000","year":2024}`, true},
+	{"report.calculate", "comments_only", `{"cgt_content":"# nothing yet\n\n"}`, true},
 	{"report.calculate", "oversell", `{"cgt_content":"2024-04-01 BUY X 10 @ 10\n2024-06-20 SELL X 11 @ 12"}`, false},
 	{"report.calculate", "bad_year", `{"cgt_content":"2024-04-01 BUY X 10 @ 10","year":"2024/26"}`, false},
 	{"matching.explain", "section_104", `{"path":["../examples/portfolio.cgt"],"date":"2024-06-20","ticker":"aapl"}`, true},

@@ -47,6 +47,15 @@ func readLedger(deps *registry.Deps, in ledgerInput) ([]model.Transaction, []str
 			"Pass the ledger inline as cgt_content, or name files with path.", `cgt_content="`+ledgerExample+`"`).
 			With("given", given)
 	}
+	txns, warnings, err := readInput(deps, in)
+	if err == nil && len(txns) == 0 {
+		// An empty result from an empty ledger looks like a clean bill; say why it is empty.
+		warnings = append(warnings, "the ledger has no transactions (is it empty, or all comments?)")
+	}
+	return txns, warnings, err
+}
+
+func readInput(deps *registry.Deps, in ledgerInput) ([]model.Transaction, []string, error) {
 	switch {
 	case in.content != "":
 		txns, err := dsl.ParseAuto("", []byte(in.content))
