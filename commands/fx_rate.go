@@ -32,7 +32,7 @@ var FXRate = registry.NewCommand(registry.Meta{
 	Usage:       "cgt fx.rate CURRENCY YEAR MONTH",
 	Examples: []registry.Example{
 		{Description: "The US dollar rate for March 2024", Args: []string{"USD", "2024", "3"}},
-		{Description: "The same, as key=value words", Args: []string{"currency=EUR", "year=2023", "month=12"}},
+		{Description: "The euro rate for December 2023, as key=value words", Args: []string{"currency=EUR", "year=2023", "month=12"}},
 	},
 	SideEffects:    registry.PureCalculation,
 	RateLimitNotes: "None: the rates are bundled; no network.",
