@@ -38,8 +38,9 @@ type serveConfig struct {
 // until ctx ends, SIGINT or SIGTERM, returning 0. Usage errors return 2,
 // failures to start 1.
 func ServeMain(ctx context.Context, args []string, stdout, stderr io.Writer, builtins map[string]ProviderFactory) int {
-	cfg, err := parseServeArgs(args, stderr)
+	cfg, err := parseServeArgs(args)
 	if errors.Is(err, flag.ErrHelp) {
+		ServeHelp(stdout, "")
 		return 0
 	}
 	if err != nil {
@@ -60,7 +61,7 @@ func ServeMain(ctx context.Context, args []string, stdout, stderr io.Writer, bui
 	return serveUntilStopped(ctx, srv, cfg.envFile, stdout, stderr)
 }
 
-const serveUsage = `Usage: cgt serve [--port N] [--token T] [--mcp-config FILE] [--env-file FILE] [-- CMD ARGS...]
+const serveUsage = `Usage: cgt serve [FLAGS] [-- CMD ARGS...]
 
 Serves tools over the tool-cli protocol (JSON-RPC 2.0 over HTTP) on 127.0.0.1.
 Without CMD, prints "export TOOL_CLI_PORT=... TOOL_CLI_TOKEN=..." lines (or
@@ -70,23 +71,19 @@ those variables set and exits with its status when it ends.
 Flags:
 `
 
-func parseServeArgs(args []string, stderr io.Writer) (*serveConfig, error) {
+func parseServeArgs(args []string) (*serveConfig, error) {
 	cfg := &serveConfig{}
 	if i := slices.Index(args, "--"); i >= 0 {
 		args, cfg.command = args[:i], args[i+1:]
 	}
-	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.Usage = func() {
-		fmt.Fprint(stderr, serveUsage)
-		fs.PrintDefaults()
+	if slices.ContainsFunc(args, func(a string) bool { return a == "-h" || a == "-help" || a == "--help" }) {
+		// Help asked for is the result and goes to stdout; a usage error is one line on stderr.
+		return nil, flag.ErrHelp
 	}
-	fs.IntVar(&cfg.port, "port", 0, "port on 127.0.0.1 (0 picks a free one)")
-	fs.StringVar(&cfg.token, "token", "", "bearer token (default: 32 random bytes, hex)")
-	fs.StringVar(&cfg.mcpConfig, "mcp-config", "", `also serve the MCP servers named in this {"mcpServers": ...} file`)
-	fs.StringVar(&cfg.envFile, "env-file", "", "write the export lines to this file (mode 0600) instead of stdout")
+	fs := serveFlags(cfg)
+	fs.SetOutput(io.Discard)
 	if err := fs.Parse(args); err != nil {
-		return nil, err
+		return nil, fmt.Errorf("%w (see --help)", err)
 	}
 	if fs.NArg() > 0 {
 		return nil, fmt.Errorf("unexpected argument %q (put a command after --)", fs.Arg(0))
@@ -98,6 +95,26 @@ func parseServeArgs(args []string, stderr io.Writer) (*serveConfig, error) {
 		return nil, errors.New("--token must not contain white space")
 	}
 	return cfg, nil
+}
+
+func serveFlags(cfg *serveConfig) *flag.FlagSet {
+	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
+	fs.IntVar(&cfg.port, "port", 0, "port on 127.0.0.1 (0 picks a free one)")
+	fs.StringVar(&cfg.token, "token", "", "bearer token (default: 32 random bytes, hex)")
+	fs.StringVar(&cfg.mcpConfig, "mcp-config", "", `also serve the MCP servers named in this {"mcpServers": ...} file`)
+	fs.StringVar(&cfg.envFile, "env-file", "", "write the export lines to this file (mode 0600) instead of stdout")
+	return fs
+}
+
+// ServeHelp writes the usage of serve to w: its flags, written --name, and then extra, the
+// lines of flags a front end handles before calling ServeMain (cgt's --root).
+func ServeHelp(w io.Writer, extra string) {
+	fmt.Fprint(w, serveUsage)
+	serveFlags(&serveConfig{}).VisitAll(func(f *flag.Flag) {
+		name, usage := flag.UnquoteUsage(f)
+		fmt.Fprintf(w, "  --%s %s\n        %s\n", f.Name, name, usage)
+	})
+	fmt.Fprint(w, extra)
 }
 
 // providers merges the builtins with the servers of the MCP config file.

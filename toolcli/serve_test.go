@@ -81,8 +81,7 @@ func TestServeMainUsage(t *testing.T) {
 		code   int
 		stderr string
 	}{
-		{"help", []string{"--help"}, 0, "Usage: cgt serve"},
-		{"unknown_flag", []string{"--bogus"}, 2, "flag provided but not defined"},
+		{"unknown_flag_is_one_line", []string{"--bogus"}, 2, "Error: flag provided but not defined: -bogus (see --help)\n"},
 		{"command_without_separator", []string{"sh", "-c", "true"}, 2, `Error: unexpected argument "sh" (put a command after --)`},
 		{"bad_port", []string{"--port", "70000"}, 2, "Error: --port 70000"},
 		{"missing_config", []string{"--mcp-config", "/nonexistent.json"}, 1, "Error: --mcp-config: open /nonexistent.json"},
@@ -96,6 +95,13 @@ func TestServeMainUsage(t *testing.T) {
 				t.Errorf("exit %d, stderr %q; want %d and %q", code, stderr, tt.code, tt.stderr)
 			}
 		})
+	}
+}
+
+func TestServeMainHelpIsOnStdout(t *testing.T) {
+	code, stdout, stderr := serve("--port", "1", "--help")
+	if code != 0 || stderr != "" || !strings.HasPrefix(stdout, "Usage: cgt serve") || !strings.Contains(stdout, "\n  --mcp-config string\n") {
+		t.Errorf("exit %d, stdout %q, stderr %q", code, stdout, stderr)
 	}
 }
 

@@ -20,7 +20,8 @@ func serveBuiltin() cli.Builtin {
 		Summary: "tool-cli JSON-RPC server on 127.0.0.1 for shell agents (cgt plus bridged MCP servers)",
 		Run: func(f *cli.Factory, args []string) int {
 			if wantsHelp(args) {
-				fmt.Fprintln(f.Stdout, "  --root DIR    let cgt's tools read ledger files inside DIR (repeatable); without it ledgers are passed inline")
+				toolcli.ServeHelp(f.Stdout, "  --root DIR\n        let cgt's tools read ledger files inside DIR (repeatable); without it ledgers are passed inline\n")
+				return cli.ExitOK
 			}
 			roots, rest, err := takeRoots(args)
 			if err != nil {
