@@ -7,16 +7,16 @@ import (
 // JSONTransaction is the JSON form of a transaction that commands return. Only the fields
 // that apply to the action are present; numbers are exact decimal strings.
 type JSONTransaction struct {
-	Date     string      `json:"date" jsonschema_description:"Transaction date, YYYY-MM-DD."`
+	Date     string      `json:"date" jsonschema_description:"Transaction date, YYYY-MM-DD." record:"timestamp"`
 	Action   string      `json:"action" jsonschema:"enum=BUY,enum=SELL,enum=DIVIDEND,enum=ACCUMULATION,enum=CAPRETURN,enum=SPLIT,enum=UNSPLIT" jsonschema_description:"Kind of transaction."`
-	Ticker   string      `json:"ticker" jsonschema_description:"Security identifier, upper case (AAPL, VOD.L, GB00B41YBW71)."`
+	Ticker   string      `json:"ticker" jsonschema_description:"Security identifier, upper case (AAPL, VOD.L, GB00B41YBW71)." record:"entity"`
 	Quantity string      `json:"quantity,omitempty" jsonschema_description:"Number of shares, exact decimal string (BUY, SELL, ACCUMULATION, CAPRETURN)."`
 	Price    *JSONAmount `json:"price,omitempty" jsonschema_description:"Price per share (BUY, SELL)."`
 	Fees     *JSONAmount `json:"fees,omitempty" jsonschema_description:"Total incidental costs of the trade, present when non-zero (BUY, SELL, CAPRETURN)."`
 	Total    *JSONAmount `json:"total,omitempty" jsonschema_description:"Total value (DIVIDEND, ACCUMULATION, CAPRETURN)."`
 	Tax      *JSONAmount `json:"tax,omitempty" jsonschema_description:"Tax withheld, present when non-zero (DIVIDEND, ACCUMULATION)."`
 	Ratio    string      `json:"ratio,omitempty" jsonschema_description:"Split ratio: shares after per share before (SPLIT), or shares before per share after (UNSPLIT)."`
-	Source   *JSONSource `json:"source,omitempty" jsonschema_description:"Where the transaction was read from."`
+	Source   *JSONSource `json:"source,omitempty" jsonschema_description:"Where the transaction was read from." record:"source"`
 }
 
 // JSONAmount is a money amount with its currency.
