@@ -20,16 +20,29 @@ var utf8BOM = []byte{0xEF, 0xBB, 0xBF}
 // Parse reads a ledger in the line language of docs/dsl-syntax.md. file names the source in
 // errors and in each transaction's Source (it may be empty for inline content). Transactions
 // are returned in file order; the first problem stops the parse and is returned as a
-// *model.Error.
+// *model.Error. A large ledger is read in parts at once (see parseParts); the result and the
+// error reported are the same as reading it line by line.
 func Parse(file string, src []byte) ([]model.Transaction, error) {
 	src = bytes.TrimPrefix(src, utf8BOM)
 	if err := checkText(file, src); err != nil {
 		return nil, err
 	}
-	p := parser{file: file, tickers: make(map[string]string)}
-	txns := make([]model.Transaction, 0, capacityFor(src))
-	for pos := 0; pos < len(src); {
-		line, next, tooLong := splitLine(src, pos)
+	parts := splitParts(src, partsFor(len(src)))
+	if len(parts) == 1 {
+		txns, err := parsePart(file, src, parts[0], make([]model.Transaction, 0, capacityFor(src)))
+		if err != nil {
+			return nil, err
+		}
+		return txns, nil
+	}
+	return parseParts(file, src, parts)
+}
+
+// parsePart reads the lines of one part of src, appending to txns.
+func parsePart(file string, src []byte, pt part, txns []model.Transaction) ([]model.Transaction, *model.Error) {
+	p := parser{file: file, tickers: make(map[string]string), lineNo: pt.firstLine - 1}
+	for pos := pt.start; pos < pt.end; {
+		line, next, tooLong := splitLine(src[:pt.end], pos)
 		p.startLine(line)
 		if tooLong {
 			return nil, p.lineTooLong()

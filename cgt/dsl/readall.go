@@ -29,6 +29,9 @@ func ReadAll(inputs []Input) (txns []model.Transaction, warnings []string, err e
 		perInput[i] = got
 		total += len(got)
 	}
+	if len(inputs) == 1 { // nothing to join: a large ledger is not copied
+		return perInput[0], nil, nil
+	}
 	txns = make([]model.Transaction, 0, total)
 	for _, got := range perInput {
 		txns = append(txns, got...)

@@ -35,7 +35,6 @@ type day struct {
 	splitNum, splitDen num
 	buySrc             []SourceRef // ledger lines of the day's acquisitions, built when first matched
 	acq                *stepRecipe // the acquisition's figures for the Steps of its matches, likewise
-	acqDate            *model.Date
 }
 
 func (d *day) hasSplit() bool { return !d.splitNum.isZero() }
@@ -45,7 +44,6 @@ func (d *day) hasSplit() bool { return !d.splitNum.isZero() }
 type scratch struct {
 	entries []entry
 	days    []day
-	events  []PoolEvent
 }
 
 // convertEntries converts a ticker's transactions, already in processing order, to GBP, in

@@ -46,7 +46,8 @@ func (b *disposalBuilder) bedAndBreakfast(a *day, take, used, sn, sd num) {
 		u := used.quantity()
 		m.AcquisitionQuantity = &u
 		split := b.r.arena.recipes.next()
-		*split = stepRecipe{acqQty: a.buyQty, acqCost: a.buyCost, num: sn, den: sd}
+		*split = *m.recipe
+		split.split = &splitFactor{num: sn, den: sd}
 		m.recipe = split
 	}
 	b.legs = append(b.legs, leg{match: m, qty: take, cost: cost})
@@ -99,8 +100,6 @@ func (b *disposalBuilder) finish(out *Disposal) {
 	var cost, proceedsLeft, feesLeft num = num{}, d.gross, d.fees
 	var gain num // of the last leg, which is the disposal's gain when there is one leg
 	var mask uint8
-	sale := b.r.arena.sales.next()
-	*sale = saleFigures{qty: d.sellQty, gross: d.gross, fees: d.fees}
 	for k := range b.legs {
 		l := &b.legs[k]
 		proceeds, fees := proceedsLeft, feesLeft
@@ -114,7 +113,7 @@ func (b *disposalBuilder) finish(out *Disposal) {
 		m.Proceeds, m.SaleFees, m.Cost = proceeds.money(), fees.money(), l.cost.money()
 		gain = proceeds.sub(fees).sub(l.cost)
 		m.Gain = gain.money()
-		m.sale = sale
+		m.disposal = out
 		out.Matches[k] = m
 		cost = addNZ(cost, l.cost)
 		mask |= ruleBit(m.Rule)
@@ -135,10 +134,9 @@ func (b *disposalBuilder) finish(out *Disposal) {
 func (r *tickerRun) acquisition(d *day) (*model.Date, *stepRecipe) {
 	if d.acq == nil {
 		d.acq = r.arena.recipes.next()
-		*d.acq = stepRecipe{acqQty: d.buyQty, acqCost: d.buyCost}
-		d.acqDate = r.arena.date(d.date)
+		*d.acq = stepRecipe{acqQty: d.buyQty, acqCost: d.buyCost, date: d.date}
 	}
-	return d.acqDate, d.acq
+	return &d.acq.date, d.acq
 }
 
 // buySources lists the ledger lines of a day's acquisitions, once per day: every match with
@@ -215,16 +213,8 @@ type arena struct {
 	matches  block[Match]
 	states   block[PoolState]
 	decimals block[model.Decimal]
-	dates    block[model.Date]
 	recipes  block[stepRecipe]
-	sales    block[saleFigures]
 	sources  block[SourceRef]
-}
-
-func (a *arena) date(d model.Date) *model.Date {
-	p := a.dates.next()
-	*p = d
-	return p
 }
 
 // blockSize is the most values a block holds; blocks start small and double up to it, so a

@@ -33,11 +33,10 @@ func Calculate(txns []model.Transaction, opts Options) (*Report, error) {
 			Hint:    "give brought-forward losses as a positive amount of GBP", Examples: []string{"1250.00"},
 			Value: opts.LossesBroughtForward.String()}
 	}
-	led, err := groupByTicker(txns)
+	led, place, err := groupByTicker(txns)
 	if err != nil {
 		return nil, err
 	}
-	place := placeDisposals(txns, led)
 	results := runTickers(txns, led, place, opts.Rates)
 	for i := range results {
 		if results[i].err != nil {

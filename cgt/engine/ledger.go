@@ -2,8 +2,10 @@ package engine
 
 import (
 	"cmp"
+	"runtime"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/cgt-tools/cgt/cgt/model"
 )
@@ -32,50 +34,147 @@ func rank(a model.Action) uint8 {
 }
 
 // ledger is the input grouped by ticker: tickers in name order, and for each ticker the
-// indexes of its transactions sorted into the order the engine processes them.
+// indexes of its transactions in input order (each worker sorts its ticker's; see sortEvents).
 type ledger struct {
 	tickers []string
 	txns    [][]int32
 }
 
-// groupByTicker validates each transaction's shape and groups the transactions by ticker. It
-// does one map lookup per transaction (to number the tickers) and one sort per ticker.
-func groupByTicker(txns []model.Transaction) (*ledger, error) {
-	ids := make(map[string]int32)
-	var names []string
+// shard is one worker's share of the first pass over the input: a run of transactions, the
+// tickers it met (numbered in the order met) and its SELL lines as sale keys (see saleKey).
+type shard struct {
+	lo, hi   int
+	ids      map[string]int32
+	names    []string
+	counts   []int32
+	sales    []int64
+	err      error
+	toGlobal []int32 // the shard's ticker numbers → the ledger's (name order)
+}
+
+// groupByTicker validates each transaction's shape, groups the transactions by ticker and
+// places every disposal (see placement). The input is read once, in order, in as many shards
+// as there are workers; a shape error is the first one in input order.
+func groupByTicker(txns []model.Transaction) (*ledger, placement, error) {
 	tickerOf := make([]int32, len(txns))
-	var counts []int32
-	for i := range txns {
+	shards := shardsFor(len(txns))
+	parallel(len(shards), func(w int) { shards[w].scan(txns, tickerOf) })
+	for w := range shards {
+		if shards[w].err != nil {
+			return nil, placement{}, shards[w].err
+		}
+	}
+	names := mergeNames(shards)
+	counts := make([]int32, len(names))
+	for w := range shards {
+		for id, n := range shards[w].counts {
+			counts[shards[w].toGlobal[id]] += n
+		}
+	}
+	parallel(len(shards), func(w int) { shards[w].renumber(tickerOf) })
+	led := &ledger{tickers: names, txns: bucket(tickerOf, counts)}
+	return led, placeDisposals(shards, len(names)), nil
+}
+
+// shardsFor cuts n transactions into one run per worker (one run for a small ledger).
+func shardsFor(n int) []shard {
+	k := 1
+	if n >= parallelMin {
+		k = runtime.GOMAXPROCS(0)
+	}
+	out := make([]shard, k)
+	for w := range out {
+		out[w] = shard{lo: n * w / k, hi: n * (w + 1) / k, ids: make(map[string]int32)}
+	}
+	return out
+}
+
+// scan checks the shard's transactions, numbers their tickers and notes its sales.
+func (s *shard) scan(txns []model.Transaction, tickerOf []int32) {
+	for i := s.lo; i < s.hi; i++ {
 		t := &txns[i]
 		if err := checkShape(t); err != nil {
-			return nil, err
+			s.err = err
+			return
 		}
 		name := strings.ToUpper(t.Ticker)
-		id, ok := ids[name]
+		id, ok := s.ids[name]
 		if !ok {
-			id = int32(len(names))
-			ids[name] = id
-			names = append(names, name)
-			counts = append(counts, 0)
+			id = int32(len(s.names))
+			s.ids[name] = id
+			s.names = append(s.names, name)
+			s.counts = append(s.counts, 0)
 		}
 		tickerOf[i] = id
-		counts[id]++
+		s.counts[id]++
+		if t.Action == model.Sell {
+			s.sales = append(s.sales, saleKey(t.Date, id))
+		}
 	}
-	byTicker := bucket(tickerOf, counts)
-	order := make([]int32, len(names))
-	for i := range order {
-		order[i] = int32(i)
+}
+
+// renumber turns the shard's ticker numbers into the ledger's, in tickerOf and in its sales.
+func (s *shard) renumber(tickerOf []int32) {
+	for i := s.lo; i < s.hi; i++ {
+		tickerOf[i] = s.toGlobal[tickerOf[i]]
 	}
-	slices.SortFunc(order, func(a, b int32) int { return strings.Compare(names[a], names[b]) })
-	led := &ledger{tickers: make([]string, len(names)), txns: make([][]int32, len(names))}
-	for pos, id := range order {
-		led.tickers[pos] = names[id]
-		led.txns[pos] = byTicker[id]
+	for k, key := range s.sales {
+		date, id := splitSaleKey(key)
+		s.sales[k] = saleKey(date, s.toGlobal[id])
 	}
-	for _, idx := range led.txns {
-		sortEvents(txns, idx)
+}
+
+// mergeNames lists every shard's tickers once, in name order, and sets each shard's map
+// from its numbers to positions in that list.
+func mergeNames(shards []shard) []string {
+	var names []string
+	for w := range shards {
+		names = append(names, shards[w].names...)
 	}
-	return led, nil
+	slices.Sort(names)
+	names = slices.Compact(names)
+	for w := range shards {
+		s := &shards[w]
+		s.toGlobal = make([]int32, len(s.names))
+		for id, name := range s.names {
+			pos, _ := slices.BinarySearch(names, name)
+			s.toGlobal[id] = int32(pos)
+		}
+	}
+	return names
+}
+
+// touch writes zeros over fresh memory, in parts at once, so that its pages are mapped for
+// writing from the start. Otherwise a collection that scans the still-untouched memory maps
+// the kernel's shared zero page there, and the first real write to each page must replace
+// that mapping, which makes the kernel interrupt every other processor running the program
+// to flush a stale translation: slower than the plain fault by several times.
+func touch[T any](s []T, parts int) {
+	parallel(parts, func(w int) {
+		clear(s[len(s)*w/parts : len(s)*(w+1)/parts])
+	})
+}
+
+// saleKey packs a sale's date and ticker number so that keys sort by date, then ticker.
+func saleKey(d model.Date, ticker int32) int64 { return int64(d)<<32 | int64(ticker) }
+
+func splitSaleKey(k int64) (model.Date, int32) { return model.Date(k >> 32), int32(k & 0xFFFFFFFF) }
+
+// parallel runs fn(0) … fn(n−1), each on its own goroutine when n > 1.
+func parallel(n int, fn func(int)) {
+	if n == 1 {
+		fn(0)
+		return
+	}
+	var wg sync.WaitGroup
+	for w := range n {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			fn(w)
+		}()
+	}
+	wg.Wait()
 }
 
 // bucket splits transaction indexes by ticker id with a counting sort over one backing array.
@@ -91,6 +190,24 @@ func bucket(tickerOf, counts []int32) [][]int32 {
 		out[id] = append(out[id], int32(i))
 	}
 	return out
+}
+
+// warm reads every cache line of the transactions of idx, which lie scattered over the input,
+// in a loop whose loads do not wait on one another, so that the memory fetches overlap. The
+// passes that follow (sortEvents, convertEntries) then find them in the cache instead of
+// waiting on each in turn. The fields read are at most 64 bytes apart, so none of a
+// transaction's cache lines is skipped. It is not inlined, so that the loads, whose sum
+// nobody needs, are not optimized away.
+//
+//go:noinline
+func warm(txns []model.Transaction, idx []int32) int {
+	sum := 0
+	for _, i := range idx {
+		t := &txns[i]
+		sum += int(t.Date) + len(t.Action) + len(t.Ticker) + len(t.Price.Currency) + len(t.Fees.Currency) +
+			len(t.Total.Currency) + len(t.Tax.Currency) + t.Source.Line + t.Source.Index
+	}
+	return sum
 }
 
 // sortEvents puts one ticker's transactions in processing order: date, then rank, then the
@@ -141,40 +258,31 @@ type placement struct {
 	slots [][]int32
 }
 
-// sellDay is one ticker's disposal date, while the places are worked out.
-type sellDay struct {
-	date   model.Date
-	ticker int32
-}
-
-// placeDisposals lists every date on which a ticker disposes of shares (one disposal each,
-// however many SELL lines) and orders them by date, then ticker.
-func placeDisposals(txns []model.Transaction, led *ledger) placement {
-	var days []sellDay
-	counts := make([]int32, len(led.tickers))
-	for i, idx := range led.txns {
-		last, seen := model.Date(0), false
-		for _, k := range idx {
-			t := &txns[k]
-			if t.Action == model.Sell && (!seen || t.Date != last) {
-				days = append(days, sellDay{date: t.Date, ticker: int32(i)})
-				last, seen = t.Date, true
-				counts[i]++
-			}
-		}
+// placeDisposals orders the dates on which a ticker disposes of shares (one disposal each,
+// however many SELL lines) by date, then ticker, and gives each ticker its disposals' places.
+func placeDisposals(shards []shard, tickers int) placement {
+	var keys []int64
+	for w := range shards {
+		keys = append(keys, shards[w].sales...)
 	}
-	// Tickers are in name order and each ticker's dates ascend, so a stable sort by date
-	// gives date then ticker.
-	slices.SortStableFunc(days, func(a, b sellDay) int { return cmp.Compare(a.date, b.date) })
-	p := placement{all: make([]Disposal, len(days)), slots: make([][]int32, len(counts))}
-	backing := make([]int32, len(days))
+	slices.Sort(keys)
+	keys = slices.Compact(keys) // same ticker, same date: one disposal
+	counts := make([]int32, tickers)
+	for _, k := range keys {
+		_, id := splitSaleKey(k)
+		counts[id]++
+	}
+	p := placement{all: make([]Disposal, len(keys)), slots: make([][]int32, tickers)}
+	touch(p.all, len(shards))
+	backing := make([]int32, len(keys))
 	start := int32(0)
 	for i, n := range counts {
 		p.slots[i] = backing[start : start : start+n]
 		start += n
 	}
-	for pos, d := range days {
-		p.slots[d.ticker] = append(p.slots[d.ticker], int32(pos))
+	for pos, k := range keys {
+		_, id := splitSaleKey(k)
+		p.slots[id] = append(p.slots[id], int32(pos))
 	}
 	return p
 }

@@ -44,9 +44,10 @@ func TestPropertyQuantitiesConserved(t *testing.T) {
 // heldByReplay is the independent count: per ticker, in date order with splits before the
 // day's trades, bought − sold, scaled by every later split.
 func heldByReplay(txns []model.Transaction) map[string]decimal.Decimal {
-	led, _ := groupByTicker(txns)
+	led, _, _ := groupByTicker(txns)
 	out := map[string]decimal.Decimal{}
 	for i, name := range led.tickers {
+		sortEvents(txns, led.txns[i])
 		var q decimal.Decimal
 		for _, k := range led.txns[i] {
 			t := &txns[k]

@@ -132,8 +132,8 @@ type Match struct {
 
 	// Steps are written on demand (see Explain) from the match, its disposal's figures and,
 	// for the same_day and bed_and_breakfast rules, the acquisition's (recipe).
-	sale   *saleFigures
-	recipe *stepRecipe
+	disposal *Disposal
+	recipe   *stepRecipe
 }
 
 // PoolState is a Section 104 pool at one moment.

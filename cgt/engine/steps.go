@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"strings"
 
+	"github.com/cgt-tools/cgt/cgt/model"
 	"github.com/shopspring/decimal"
 )
 
@@ -14,18 +15,20 @@ import (
 // when asked for (Explain, or JSON).
 type stepRecipe struct {
 	acqQty, acqCost num
-	num, den        num // bed_and_breakfast across a split; zero when none
+	date            model.Date   // the acquisition's; Match.AcquisitionDate points here
+	split           *splitFactor // bed_and_breakfast across a split; nil when none
 }
 
-// saleFigures are the whole disposal's figures, shared by its legs' recipes.
-type saleFigures struct {
-	qty, gross, fees num
+// splitFactor converts acquisition shares into disposal shares: one share then is num/den
+// shares now.
+type splitFactor struct {
+	num, den num
 }
 
 // Explain returns the match's cost arithmetic as readable lines: Steps when set, otherwise
 // written from the figures the engine kept.
 func (m *Match) Explain() []string {
-	if m.Steps != nil || m.sale == nil {
+	if m.Steps != nil || m.disposal == nil {
 		return m.Steps
 	}
 	return m.lines()
@@ -64,8 +67,8 @@ func (m *Match) lines() []string {
 	case RuleBedAndBreakfast:
 		out = append(out, "acquisition on "+acqDate+", within 30 days after the disposal: "+
 			shares(acqQty)+" for "+gbp(acqCost)+" in total ("+RefBedAndBreakfast+")")
-		if !s.num.isZero() {
-			out = append(out, "a split or consolidation in between: 1 share then = "+qty(s.num.divRound(s.den, divPlaces).decimal())+
+		if f := s.split; f != nil {
+			out = append(out, "a split or consolidation in between: 1 share then = "+qty(f.num.divRound(f.den, divPlaces).decimal())+
 				" shares now, so "+shares(acqUsed)+" acquired match "+shares(q)+" disposed of")
 		}
 		out = append(out, "cost = "+shares(acqUsed)+" × "+gbp(acqCost)+" ÷ "+shares(acqQty)+" = "+gbp(cost))
@@ -77,11 +80,11 @@ func (m *Match) lines() []string {
 			"cost = "+shares(q)+" × "+gbp(before.Cost.Exact())+" ÷ "+shares(before.Quantity.Exact())+" = "+gbp(cost),
 			"pool after: "+shares(after.Quantity.Exact())+" costing "+gbp(after.Cost.Exact()))
 	}
-	if sale := m.sale; !q.Equal(sale.qty.decimal()) {
-		saleQty := sale.qty.decimal()
+	if sale := m.disposal; !q.Equal(sale.Quantity.Exact()) {
+		saleQty := sale.Quantity.Exact()
 		out = append(out,
-			"proceeds = "+shares(q)+" × "+gbp(sale.gross.decimal())+" ÷ "+shares(saleQty)+" = "+gbp(proceeds),
-			"sale fees = "+shares(q)+" × "+gbp(sale.fees.decimal())+" ÷ "+shares(saleQty)+" = "+gbp(fees))
+			"proceeds = "+shares(q)+" × "+gbp(sale.Proceeds.Exact())+" ÷ "+shares(saleQty)+" = "+gbp(proceeds),
+			"sale fees = "+shares(q)+" × "+gbp(sale.SaleFees.Exact())+" ÷ "+shares(saleQty)+" = "+gbp(fees))
 	}
 	return append(out, "gain = "+gbp(proceeds)+" − "+gbp(fees)+" − "+gbp(cost)+" = "+gbp(proceeds.Sub(fees).Sub(cost)))
 }

@@ -54,6 +54,8 @@ type tickerRun struct {
 // Its working slices come from, and go back to, sc.
 func runTicker(ticker string, txns []model.Transaction, idx []int32, conv *converter, sc *scratch, report []Disposal, slots []int32) tickerResult {
 	res := tickerResult{history: PoolHistory{Ticker: ticker}}
+	warm(txns, idx)
+	sortEvents(txns, idx)
 	es, err := convertEntries(txns, idx, conv, sc.entries)
 	if err != nil {
 		res.err = err
@@ -61,19 +63,38 @@ func runTicker(ticker string, txns []model.Transaction, idx []int32, conv *conve
 	}
 	r := &tickerRun{ticker: ticker, entries: es, days: buildDays(es, sc.days), conv: conv, out: &res, report: report, slots: slots}
 	sc.entries, sc.days = es, r.days
-	r.events = sc.events[:0]
+	r.events = make([]PoolEvent, 0, eventBound(es, r.days))
 	for i := range r.days {
 		if err := r.processDay(i); err != nil {
 			res.err = err
 			return res
 		}
 	}
-	// The events were collected in the worker's buffer; the report keeps an exact-size copy.
-	res.history.Events = append(make([]PoolEvent, 0, len(r.events)), r.events...)
-	clear(r.events) // the buffer must not keep this ticker's sources alive
-	sc.events = r.events[:0]
+	res.history.Events = r.events
 	res.pool = r.pool
 	return res
+}
+
+// eventBound is the most pool events a ticker's days can record: one per split,
+// consolidation, accumulation and capital return, and one for each day's acquisition and
+// disposal. The history is written straight into a slice of that capacity.
+func eventBound(es []entry, days []day) int {
+	n := 0
+	for k := range es {
+		switch es[k].t.Action {
+		case model.Split, model.Unsplit, model.Accumulation, model.CapReturn:
+			n++
+		}
+	}
+	for k := range days {
+		if days[k].buyQty.sign() > 0 {
+			n++
+		}
+		if days[k].sellQty.sign() > 0 {
+			n++
+		}
+	}
+	return n
 }
 
 // processDay applies one date's events in the documented order: splits, accumulations and

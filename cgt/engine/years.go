@@ -2,6 +2,7 @@ package engine
 
 import (
 	"cmp"
+	"runtime"
 	"slices"
 
 	"github.com/cgt-tools/cgt/cgt/model"
@@ -137,10 +138,9 @@ func ratePeriods(b *yearBuild) ([]RatePeriodResult, totals) {
 	var all totals
 	k := 0
 	for _, p := range periods {
-		var t totals
-		for ; k < len(b.disposals) && b.disposals[k].Date <= p.To; k++ {
-			t.add(&b.disposals[k])
-		}
+		end := k + sortedUntil(b.disposals[k:], p.To)
+		t := sum(b.disposals[k:end])
+		k = end
 		all = all.plus(t)
 		out = append(out, RatePeriodResult{
 			From: p.From, To: p.To, Basic: model.NewDecimal(p.Basic), Higher: model.NewDecimal(p.Higher),
@@ -149,10 +149,37 @@ func ratePeriods(b *yearBuild) ([]RatePeriodResult, totals) {
 			NetGain: t.gains.sub(t.losses).money(),
 		})
 	}
-	for ; k < len(b.disposals); k++ { // a day outside every rate period still counts in the year
-		all.add(&b.disposals[k])
+	// a day outside every rate period still counts in the year
+	return out, all.plus(sum(b.disposals[k:]))
+}
+
+// sortedUntil is how many of ds, which are in date order, fall on or before last.
+func sortedUntil(ds []Disposal, last model.Date) int {
+	n, _ := slices.BinarySearchFunc(ds, last+1, func(d Disposal, date model.Date) int { return cmp.Compare(d.Date, date) })
+	return n
+}
+
+// sumParallelMin is the number of disposals below which one goroutine totals them.
+const sumParallelMin = 20000
+
+// sum totals a run of disposals, in parts at once when it is long. The figures are exact, so
+// the order in which the parts are added does not change a total.
+func sum(ds []Disposal) totals {
+	parts := 1
+	if len(ds) >= sumParallelMin {
+		parts = runtime.GOMAXPROCS(0)
 	}
-	return out, all
+	partial := make([]totals, parts)
+	parallel(parts, func(w int) {
+		for k := len(ds) * w / parts; k < len(ds)*(w+1)/parts; k++ {
+			partial[w].add(&ds[k])
+		}
+	})
+	var t totals
+	for _, p := range partial {
+		t = t.plus(p)
+	}
+	return t
 }
 
 // dividends totals the year's cash dividends and notional (accumulation) distributions.

@@ -1,0 +1,122 @@
+package dsl
+
+import (
+	"bytes"
+	"runtime"
+	"sync"
+
+	"github.com/cgt-tools/cgt/cgt/model"
+)
+
+// partBytes is the least text worth a part of its own: below it, starting a goroutine and
+// joining the results costs more than reading the lines.
+const partBytes = 4 << 20
+
+// part is a run of whole lines of a ledger: bytes [start, end) of the text, whose first line
+// is line firstLine of the file.
+type part struct {
+	start, end int
+	firstLine  int
+}
+
+// partsFor is how many parts a text of n bytes is read in: one per processor, and no part
+// smaller than partBytes.
+func partsFor(n int) int {
+	return max(1, min(runtime.GOMAXPROCS(0), n/partBytes))
+}
+
+// splitParts cuts src into about n parts of whole lines. A part ends just after a '\n', so
+// no line (however long) is split, and each part knows its first line's number.
+func splitParts(src []byte, n int) []part {
+	parts := make([]part, 0, n)
+	start, line := 0, 1
+	for k := 1; k <= n && start < len(src); k++ {
+		end := len(src)
+		if k < n {
+			cut := max(start, len(src)*k/n)
+			if i := bytes.IndexByte(src[cut:], '\n'); i >= 0 {
+				end = cut + i + 1
+			}
+		}
+		parts = append(parts, part{start: start, end: end, firstLine: line})
+		line += bytes.Count(src[start:end], []byte{'\n'})
+		start = end
+	}
+	if len(parts) == 0 {
+		parts = append(parts, part{firstLine: 1})
+	}
+	return parts
+}
+
+// parseParts reads the parts at once, each into its own region of one slice, then closes the
+// gaps left by blank and comment lines. The error reported is the first part's with one, so
+// it is the error of the earliest bad line, as when reading line by line.
+func parseParts(file string, src []byte, parts []part) ([]model.Transaction, error) {
+	caps := make([]int, len(parts))
+	total := 0
+	for k, pt := range parts {
+		caps[k] = capacityFor(src[pt.start:pt.end])
+		if pt.end < len(src) { // the part ends with its last line's '\n': no partial line to add
+			caps[k] = max(1, caps[k]-1)
+		}
+		total += caps[k]
+	}
+	// The regions are written in full before any line is read: a collection that scanned
+	// this fresh memory while it was untouched would map the kernel's shared zero page into
+	// it, and each page's first real write would then cost a mapping change that interrupts
+	// the other processors (see engine's touch).
+	all := make([]model.Transaction, total)
+	got := make([][]model.Transaction, len(parts))
+	errs := make([]*model.Error, len(parts))
+	var wg sync.WaitGroup
+	offs := make([]int, len(parts))
+	off := 0
+	for k, pt := range parts {
+		offs[k] = off
+		region := all[off : off : off+caps[k]]
+		off += caps[k]
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			clear(region[:cap(region)])
+			got[k], errs[k] = parsePart(file, src, pt, region)
+		}()
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			return nil, err
+		}
+	}
+	return join(all, offs, got), nil
+}
+
+// join moves each part's transactions down to follow the previous part's, in all's storage;
+// part k was read into the region of all that starts at offs[k]. A part that outgrew its
+// region (it cannot, as capacityFor bounds the transactions a text can hold, but the check
+// is cheap) was reallocated, and then the parts are joined in a new slice.
+func join(all []model.Transaction, offs []int, got [][]model.Transaction) []model.Transaction {
+	total := 0
+	inPlace := true
+	for k, g := range got {
+		total += len(g)
+		inPlace = inPlace && (len(g) == 0 || &g[0] == &all[offs[k]] && offs[k]+len(g) <= len(all) &&
+			(k+1 == len(offs) || offs[k]+len(g) <= offs[k+1]))
+	}
+	if !inPlace {
+		out := make([]model.Transaction, 0, total)
+		for _, g := range got {
+			out = append(out, g...)
+		}
+		return out
+	}
+	n := 0
+	for _, g := range got {
+		if len(g) > 0 && &g[0] != &all[n] { // a part right after a full region stays put
+			copy(all[n:], g)
+		}
+		n += len(g)
+	}
+	clear(all[n:]) // the tail must not keep strings alive
+	return all[:n:n]
+}
