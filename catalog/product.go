@@ -57,7 +57,7 @@ func Playbooks() []Playbook {
 				"parse_error: quote error.context.line and error.message; ask the person to correct that line.",
 				"validation_error for a sale of more shares than held: a purchase, transfer in or split is missing from the ledger; ask for it, never add one.",
 				"validation_error for a disposal before 6 April 2008: outside cgt's scope; say so.",
-				"fx_rate_unavailable: no HMRC rate for that month; ask which rate to use, do not pick one.",
+				"fx_rate_unavailable: no HMRC rate for that month in cgt's bundled table. If HMRC has published it, ask the person for HMRC's monthly XML file and pass it in rates (error.hint says where to download it); otherwise ask which rate to use. Never pick one.",
 			},
 		},
 		{
@@ -84,7 +84,7 @@ func Playbooks() []Playbook {
 				"The GBP amount is the foreign amount divided by the rate; compare with the disposal or acquisition in `matching.explain` or `report.calculate`.",
 			},
 			FailureModes: []string{
-				"fx_rate_unavailable: HMRC has no rate for that month in cgt's table; error.context names the nearest months. Ask the person; do not interpolate.",
+				"fx_rate_unavailable: HMRC has no rate for that month in cgt's table; error.context names the nearest months. Ask the person for HMRC's monthly XML file for that month and pass it in rates; do not interpolate.",
 				"A daily or broker rate differs from HMRC's monthly rate; cgt uses the monthly rate. Say so rather than changing it.",
 			},
 		},

@@ -50,16 +50,39 @@ var goldenCases = []goldenCase{
 	{"fx.rate", "usd_2024_03", `{"currency":"usd","year":"2024","month":3}`, true},
 	{"fx.rate", "missing_month", `{"currency":"USD","year":2013,"month":1}`, false},
 	{"fx.rate", "unknown_currency", `{"currency":"XYZ","year":2024,"month":1}`, false},
+	// rates: HMRC monthly files over the bundled table (testdata/rates holds made-up files).
+	{"fx.rate", "month_from_file", `{"currency":"USD","year":2026,"month":10,"rates":["testdata/rates/good/2026-10.xml"]}`, true},
+	{"fx.rate", "month_from_directory", `{"currency":"eur","year":2026,"month":9,"rates":["testdata/rates/good"]}`, true},
+	{"fx.rate", "file_replaces_bundled_month", `{"currency":"USD","year":2026,"month":8,"rates":["testdata/rates/replace/2026-08.xml"]}`, true},
+	{"fx.rate", "bundled_month_beside_files", `{"currency":"USD","year":2024,"month":3,"rates":["testdata/rates/good"]}`, true},
+	{"fx.rate", "same_file_via_directory", `{"currency":"JPY","year":2026,"month":10,"rates":["testdata/rates/good/2026-10.xml","testdata/rates/good"]}`, true},
+	{"fx.rate", "after_bundled_months", `{"currency":"USD","year":2026,"month":11}`, false},
+	{"fx.rate", "after_file_months", `{"currency":"USD","year":2026,"month":11,"rates":["testdata/rates/good"]}`, false},
+	{"fx.rate", "month_twice_different_rates", `{"currency":"USD","year":2026,"month":10,"rates":["testdata/rates/good","testdata/rates/conflict/2026-10.xml"]}`, false},
+	{"fx.rate", "rates_not_xml", `{"currency":"USD","year":2026,"month":10,"rates":["testdata/rates/bad/not-xml.csv"]}`, false},
+	{"fx.rate", "rates_wrong_format", `{"currency":"USD","year":2026,"month":10,"rates":["testdata/rates/bad/wrong-root.xml"]}`, false},
+	{"fx.rate", "rates_bad_rate", `{"currency":"USD","year":2026,"month":10,"rates":["testdata/rates/bad/bad-rate.xml"]}`, false},
+	{"fx.rate", "rates_directory_without_xml", `{"currency":"USD","year":2026,"month":10,"rates":["testdata/rates/empty"]}`, false},
+	{"fx.rate", "rates_missing_file", `{"currency":"USD","year":2026,"month":10,"rates":["testdata/rates/nowhere.xml"]}`, false},
+	{"fx.rate", "rates_stdin", `{"currency":"USD","year":2026,"month":10,"rates":["-"]}`, false},
+	{"report.calculate", "usd_sale_with_rates", `{"cgt_content":"` + usdLedger2026 + `","rates":["testdata/rates/good"],"year":2026}`, true},
+	{"report.calculate", "usd_sale_without_rates", `{"cgt_content":"` + usdLedger2026 + `","year":2026}`, false},
+	{"matching.explain", "usd_sale_with_rates", `{"cgt_content":"` + usdLedger2026 + `","rates":["testdata/rates/good/2026-09.xml","testdata/rates/good/2026-10.xml"],"date":"2026-10-15","ticker":"AAPL"}`, true},
+	{"holdings.list", "usd_buy_with_rates", `{"cgt_content":"` + usdLedger2026 + `","rates":"testdata/rates/good"}`, true},
 	{"taxyear.info", "split_year", `{"year":2024}`, true},
 	{"taxyear.info", "as_period", `{"year":"2010/11"}`, true},
 	{"taxyear.info", "before_scope", `{"year":2001}`, false},
 }
 
+// usdLedger2026 buys in 2026-09 and sells in 2026-10, months after the bundled rates end
+// (JSON-escaped, for the cases above).
+const usdLedger2026 = `2026-09-10 BUY AAPL 100 @ 150.00 USD FEES 5.00 USD\n2026-10-15 SELL AAPL 40 @ 190.00 USD FEES 3.00 USD`
+
 var update = flag.Bool("update", os.Getenv("UPDATE_GOLDEN") == "1", "rewrite golden files")
 
 func testRegistry(t testing.TB) *registry.Registry {
 	t.Helper()
-	reg, err := NewRegistry(&registry.Deps{ReadFile: os.ReadFile})
+	reg, err := NewRegistry(&registry.Deps{ReadFile: os.ReadFile, ReadDir: registry.OSReadDir})
 	if err != nil {
 		t.Fatal(err)
 	}

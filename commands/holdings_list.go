@@ -13,6 +13,7 @@ import (
 type HoldingsListArgs struct {
 	LedgerArgs
 	Date string `json:"date,omitempty" jsonschema:"format=date" jsonschema_description:"Show the pools at the end of this day, YYYY-MM-DD. Omit for after the last transaction." cgt:"alias=as_of"`
+	RatesArgs
 }
 
 // HoldingsListResult is the Section 104 pools at a date.
@@ -27,7 +28,7 @@ var HoldingsList = registry.NewCommand(registry.Meta{
 	MCPName:     "list_holdings",
 	Summary:     "Section 104 pools (quantity, cost, average) at a date",
 	Description: "Lists the Section 104 pool of every ticker still held — quantity, allowable cost in GBP and average cost per share — at the end of a given day, or after the last transaction. Shares matched under the same-day or 30-day rules never enter a pool, so the pool can differ from a broker's average price. Use it to reconcile with a broker statement.",
-	Usage:       "cgt holdings.list FILE... [date=YYYY-MM-DD]",
+	Usage:       "cgt holdings.list FILE... [date=YYYY-MM-DD] [--rates FILE|DIR]...",
 	Examples: []registry.Example{
 		{Description: "Pools after the last transaction of the bundled ledger", Args: []string{"examples/portfolio.cgt"}},
 		{Description: "Pools at the end of the 2023/24 tax year", Args: []string{"examples/portfolio.cgt", "date=2024-04-05"}},
@@ -43,11 +44,7 @@ var HoldingsList = registry.NewCommand(registry.Meta{
 }, holdingsList)
 
 func holdingsList(_ context.Context, deps *registry.Deps, a HoldingsListArgs) (HoldingsListResult, []string, error) {
-	txns, warnings, err := readLedger(deps, a.ledger())
-	if err != nil {
-		return HoldingsListResult{}, warnings, err
-	}
-	rep, err := engine.Calculate(txns, engine.Options{Rates: deps.Rates})
+	rep, warnings, err := calculate(deps, a.LedgerArgs, a.RatesArgs, engine.Options{})
 	if err != nil {
 		return HoldingsListResult{}, warnings, err
 	}

@@ -17,6 +17,7 @@ type MatchingExplainArgs struct {
 	LedgerArgs
 	DisposalDate string `json:"disposal_date" jsonschema:"required,format=date" jsonschema_description:"Date of the disposal, YYYY-MM-DD." cgt:"alias=date"`
 	Ticker       string `json:"ticker" jsonschema:"required,minLength=1" jsonschema_description:"Ticker of the disposal (case-insensitive)." cgt:"alias=symbol"`
+	RatesArgs
 }
 
 // MatchingExplainResult explains one disposal.
@@ -33,7 +34,7 @@ var MatchingExplain = registry.NewCommand(registry.Meta{
 	MCPName:     "explain_matching",
 	Summary:     "How one disposal was matched, with the arithmetic",
 	Description: "Explains how the disposal of a ticker on a date was identified with acquisitions: each rule applied in HMRC's order (same day, 30 days, Section 104 pool), the acquisitions matched with their dates and quantities, the cost-basis arithmetic as numbers and as readable steps, the pool before and after with the average cost for pool legs, and the gain. When there is no such disposal the error (not_found) lists the disposals that exist.",
-	Usage:       "cgt matching.explain FILE... date=YYYY-MM-DD ticker=TICKER",
+	Usage:       "cgt matching.explain FILE... date=YYYY-MM-DD ticker=TICKER [--rates FILE|DIR]...",
 	Examples: []registry.Example{
 		{Description: "A Section 104 pool disposal in the bundled ledger", Args: []string{"examples/portfolio.cgt", "date=2024-06-20", "ticker=AAPL"}},
 		{Description: "A 30-day (bed and breakfast) match", Args: []string{"examples/portfolio.cgt", "date=2023-03-10", "ticker=VOD.L"}},
@@ -54,11 +55,7 @@ func matchingExplain(_ context.Context, deps *registry.Deps, a MatchingExplainAr
 		return MatchingExplainResult{}, nil, envelope.New(envelope.InvalidArgument, "disposal_date: "+err.Error(),
 			"Give the date as YYYY-MM-DD.", "date=2024-06-20").With("value", a.DisposalDate)
 	}
-	txns, warnings, err := readLedger(deps, a.ledger())
-	if err != nil {
-		return MatchingExplainResult{}, warnings, err
-	}
-	rep, err := engine.Calculate(txns, engine.Options{Rates: deps.Rates})
+	rep, warnings, err := calculate(deps, a.LedgerArgs, a.RatesArgs, engine.Options{})
 	if err != nil {
 		return MatchingExplainResult{}, warnings, err
 	}

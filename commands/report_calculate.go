@@ -17,6 +17,7 @@ type ReportCalculateArgs struct {
 	LedgerArgs
 	Year                 any    `json:"year,omitempty" jsonschema:"oneof_type=integer;string" jsonschema_description:"Only this tax year: its start year (2024 means 2024/25) or \"2024/25\". A year without disposals gives zero totals. Omit for every year." cgt:"alias=tax_year"`
 	LossesBroughtForward string `json:"losses_brought_forward,omitempty" jsonschema:"pattern=^[0-9]+(\\.[0-9]+)?$" jsonschema_description:"Allowable losses (GBP) brought forward from before the ledger's first tax year, e.g. 1250.00." cgt:"alias=losses"`
+	RatesArgs
 }
 
 // ReportCalculate is the full capital gains report.
@@ -24,15 +25,15 @@ var ReportCalculate = registry.NewCommand(registry.Meta{
 	Name:        "report.calculate",
 	MCPName:     "calculate_report",
 	Summary:     "Capital gains report: tax years, disposals, matches, pools, holdings",
-	Description: "Calculates UK Capital Gains Tax on a ledger of share and fund transactions. Each disposal is identified with acquisitions by HMRC's rules — same day (TCGA92/S105(1)(b)), the following 30 days (TCGA92/S106A(5)), then the Section 104 pool (TCGA92/S104) — foreign amounts are converted at HMRC's monthly rates, and the figures are totalled per tax year: SA108 figures, gains, losses, net gain, annual exempt amount, losses used and carried forward, taxable gain, the split of 2024/25 at 30 October 2024, and dividend income. Every disposal carries its match legs with the cost arithmetic and its ledger line. All money is GBP, as strings with two decimals.",
-	Usage:       "cgt report.calculate FILE... [year=2024] [losses_brought_forward=AMOUNT]",
+	Description: "Calculates UK Capital Gains Tax on a ledger of share and fund transactions. Each disposal is identified with acquisitions by HMRC's rules — same day (TCGA92/S105(1)(b)), the following 30 days (TCGA92/S106A(5)), then the Section 104 pool (TCGA92/S104) — foreign amounts are converted at HMRC's monthly rates (bundled; months published since can be supplied as HMRC's XML files in rates, and take precedence), and the figures are totalled per tax year: SA108 figures, gains, losses, net gain, annual exempt amount, losses used and carried forward, taxable gain, the split of 2024/25 at 30 October 2024, and dividend income. Every disposal carries its match legs with the cost arithmetic and its ledger line. All money is GBP, as strings with two decimals.",
+	Usage:       "cgt report.calculate FILE... [year=2024] [losses_brought_forward=AMOUNT] [--rates FILE|DIR]...",
 	Examples: []registry.Example{
 		{Description: "Every tax year of the bundled example ledger", Args: []string{"examples/portfolio.cgt"}},
 		{Description: "One tax year, as dense records", Args: []string{"examples/portfolio.cgt", "year=2024", "--output", "compact"}},
 		{Description: "An inline ledger in US dollars", Args: []string{"cgt_content=2024-04-01 BUY AAPL 100 @ 150.00 USD FEES 5.00 USD\n2024-06-20 SELL AAPL 50 @ 180.00 USD", "year=2024"}},
 	},
 	SideEffects:    registry.LocalFileRead,
-	RateLimitNotes: "None: computed locally from the ledger and bundled HMRC rates.",
+	RateLimitNotes: "None: computed locally from the ledger and HMRC's rates (bundled, or read from the rates files given).",
 	CitationFields: []string{"tax_years[].period", "tax_years[].disposals[].source", "tax_years[].disposals[].matches[].reference", "tax_years[].disposals[].original[].price.rate_period"},
 	Agent: registry.Agent{
 		UseWhen:   []string{"The user asks for their capital gains, the SA108 figures, what tax year a sale falls in, or how much of the annual exempt amount is used."},
@@ -50,11 +51,7 @@ func reportCalculate(_ context.Context, deps *registry.Deps, a ReportCalculateAr
 	if err != nil {
 		return nil, nil, err
 	}
-	txns, warnings, err := readLedger(deps, a.ledger())
-	if err != nil {
-		return nil, warnings, err
-	}
-	rep, err := engine.Calculate(txns, engine.Options{Rates: deps.Rates, LossesBroughtForward: lbf})
+	rep, warnings, err := calculate(deps, a.LedgerArgs, a.RatesArgs, engine.Options{LossesBroughtForward: lbf})
 	if err != nil {
 		return nil, warnings, err
 	}

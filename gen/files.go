@@ -95,14 +95,16 @@ func addPublicCopies(c *catalog.Catalog, guides []Guide, files map[string][]byte
 // RootDeps are registry dependencies for generation: files are read relative to root and
 // standard input is empty.
 func RootDeps(root string) *registry.Deps {
+	under := func(p string) string {
+		if !filepath.IsAbs(p) {
+			p = filepath.Join(root, filepath.FromSlash(p))
+		}
+		return p
+	}
 	return &registry.Deps{
-		ReadFile: func(p string) ([]byte, error) {
-			if !filepath.IsAbs(p) {
-				p = filepath.Join(root, filepath.FromSlash(p))
-			}
-			return os.ReadFile(p)
-		},
-		Stdin: strings.NewReader(""),
+		ReadFile: func(p string) ([]byte, error) { return os.ReadFile(under(p)) },
+		ReadDir:  func(p string) ([]string, error) { return registry.OSReadDir(under(p)) },
+		Stdin:    strings.NewReader(""),
 	}
 }
 

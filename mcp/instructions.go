@@ -21,8 +21,8 @@ Conventions:
 
 func fileAccessNote(roots *Roots) string {
 	if len(roots.dirs) == 0 {
-		return "- This server reads no files: a path argument is refused (permission_denied). Pass the ledger in cgt_content instead.\n"
+		return "- This server reads no files: a path or rates argument is refused (permission_denied). Pass the ledger in cgt_content instead.\n"
 	}
-	return "- A path argument may name ledger files inside " + strings.Join(roots.dirs, ", ") +
+	return "- A path argument may name ledger files, and a rates argument HMRC's monthly exchange-rate XML files or directories of them, inside " + strings.Join(roots.dirs, ", ") +
 		" (relative paths are taken from there); any other path is refused (permission_denied).\n"
 }

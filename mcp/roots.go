@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/cgt-tools/cgt/envelope"
+	"github.com/cgt-tools/cgt/registry"
 )
 
 // MaxFileSize is the largest ledger file the server reads from a root.
@@ -64,20 +65,55 @@ func (r *Roots) ReadFile(path string) ([]byte, error) {
 			`path "-" (standard input) is not available over MCP: standard input carries the protocol`,
 			"Pass the ledger text in cgt_content, or the transactions as a JSON array in transactions.").With("path", path)
 	}
+	resolved, err := r.resolve(path)
+	if err != nil {
+		return nil, err
+	}
+	return r.read(path, resolved)
+}
+
+// ReadDir lists the files of a directory inside one of the roots, by the same rules as
+// ReadFile; each file is then read with ReadFile, so a link out of the roots is still refused.
+// A path that is a file gives an error wrapping registry.ErrNotDir.
+func (r *Roots) ReadDir(path string) ([]string, error) {
+	if path == "-" {
+		return nil, fmt.Errorf("-: %w", registry.ErrNotDir) // ReadFile explains why stdin is refused
+	}
+	resolved, err := r.resolve(path)
+	if err != nil {
+		return nil, err
+	}
+	info, err := os.Stat(resolved)
+	if err != nil {
+		return nil, ioError(path, err)
+	}
+	if !info.IsDir() {
+		return nil, fmt.Errorf("%s: %w", path, registry.ErrNotDir)
+	}
+	names, err := registry.FileNames(resolved)
+	if err != nil {
+		return nil, ioError(path, err)
+	}
+	return names, nil
+}
+
+// resolve returns the file a path means once `..` and symlinks are resolved, if it lies
+// inside a root; otherwise an io_error (inside a root, but missing) or permission_denied.
+func (r *Roots) resolve(path string) (string, error) {
 	var missing string
 	for _, candidate := range r.candidates(path) {
 		resolved, err := filepath.EvalSymlinks(candidate)
 		switch {
 		case err == nil && r.contains(resolved):
-			return r.read(path, resolved)
+			return resolved, nil
 		case err != nil && r.contains(candidate) && missing == "":
 			missing = candidate
 		}
 	}
 	if missing != "" {
-		return nil, ioError(path, fmt.Errorf("no such file (looked for %s)", missing))
+		return "", ioError(path, fmt.Errorf("no such file (looked for %s)", missing))
 	}
-	return nil, r.denied(path)
+	return "", r.denied(path)
 }
 
 // candidates lists the absolute, cleaned paths a path may mean.

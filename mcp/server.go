@@ -36,7 +36,7 @@ func New(newRegistry NewRegistryFunc, opts Options) (*server.MCPServer, error) {
 	if err != nil {
 		return nil, err
 	}
-	reg, err := newRegistry(&registry.Deps{ReadFile: roots.ReadFile, Stdin: protocolStdin{}})
+	reg, err := newRegistry(&registry.Deps{ReadFile: roots.ReadFile, ReadDir: roots.ReadDir, Stdin: protocolStdin{}})
 	if err != nil {
 		return nil, err
 	}

@@ -3,6 +3,7 @@ package mcp_test
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -261,6 +262,83 @@ func TestPathArgumentsStayInsideRoots(t *testing.T) {
 	}
 }
 
+// rateFile is a made-up month in the shape of HMRC's monthly XML file.
+const rateFile = `<?xml version="1.0" encoding="UTF-8"?>
+<exchangeRateMonthList Period="01/Oct/2026 to 31/Oct/2026">
+  <exchangeRate><countryName>USA</countryName><countryCode>US</countryCode><currencyName>Dollar</currencyName><currencyCode>USD</currencyCode><rateNew>1.3250</rateNew></exchangeRate>
+</exchangeRateMonthList>
+`
+
+// Rate files follow the same root rules as ledgers, for files and for directories alike.
+func TestRatesArgumentsStayInsideRoots(t *testing.T) {
+	root, outside := t.TempDir(), t.TempDir()
+	for _, dir := range []string{filepath.Join(root, "rates"), filepath.Join(outside, "rates")} {
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, "2026-10.xml"), []byte(rateFile), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	links := [][2]string{ // link, target
+		{filepath.Join(root, "escape"), filepath.Join(outside, "rates")},
+		{filepath.Join(root, "alias.xml"), filepath.Join(root, "rates", "2026-10.xml")},
+		{filepath.Join(root, "escape-file.xml"), filepath.Join(outside, "rates", "2026-10.xml")},
+		// A directory inside the root whose .xml file links out of it: listing the directory
+		// is allowed, reading the file is not.
+		{filepath.Join(root, "leaky", "2026-10.xml"), filepath.Join(outside, "rates", "2026-10.xml")},
+	}
+	if err := os.Mkdir(filepath.Join(root, "leaky"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, l := range links {
+		if err := os.Symlink(l[1], l[0]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	c := newClient(t, root)
+	for _, tc := range []struct {
+		name, path, code string
+	}{
+		{"file_inside", "rates/2026-10.xml", ""},
+		{"directory_inside", "rates", ""},
+		{"absolute_directory_inside", filepath.Join(root, "rates"), ""},
+		{"symlink_inside", "alias.xml", ""},
+		{"directory_outside", filepath.Join(outside, "rates"), "permission_denied"},
+		{"file_outside", filepath.Join(outside, "rates", "2026-10.xml"), "permission_denied"},
+		{"dot_dot_escape", "../" + filepath.Base(outside) + "/rates", "permission_denied"},
+		{"symlinked_directory_escape", "escape", "permission_denied"},
+		{"symlinked_file_escape", "escape-file.xml", "permission_denied"},
+		{"file_in_directory_links_out", "leaky", "permission_denied"},
+		{"stdin", "-", "invalid_argument"},
+		{"missing_inside", "nope.xml", "io_error"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			env := call(t, c, "get_fx_rate", map[string]any{"currency": "USD", "year": 2026, "month": 10, "rates": []string{tc.path}})
+			if tc.code == "" {
+				var data struct{ Rate string }
+				if !env.OK || json.Unmarshal(env.Data, &data) != nil || data.Rate != "1.3250" {
+					t.Fatalf("ok=%v data=%s error=%s", env.OK, env.Data, env.Error)
+				}
+				return
+			}
+			e := errorOf(t, env)
+			if e.Code != tc.code || e.Context["argument"] != "rates" {
+				t.Errorf("code %s, want %s, argument rates: %+v", e.Code, tc.code, e)
+			}
+			if tc.code == "permission_denied" && (strings.Contains(e.Hint, "cgt_content") || !strings.Contains(e.Hint, "--root")) {
+				t.Errorf("hint %q should be about rate files and --root", e.Hint)
+			}
+		})
+	}
+	t.Run("without_roots", func(t *testing.T) {
+		e := errorOf(t, call(t, newClient(t), "get_fx_rate", map[string]any{"currency": "USD", "year": 2026, "month": 10, "rates": []string{"rates"}}))
+		if e.Code != "permission_denied" {
+			t.Errorf("got %+v", e)
+		}
+	})
+}
+
 func TestWithoutRootsPathIsRefusedWithTheAlternative(t *testing.T) {
 	tool := toolWithArgument(t, "path")
 	e := errorOf(t, call(t, newClient(t), tool, map[string]any{"path": []string{"ledger.cgt"}}))
@@ -290,6 +368,25 @@ func TestRootsReadFile(t *testing.T) {
 	}
 	if _, err := mcp.NewRoots([]string{filepath.Join(root, "a.cgt")}); err == nil {
 		t.Error("a --root that is a file must be an error")
+	}
+}
+
+func TestRootsReadDir(t *testing.T) {
+	root := t.TempDir()
+	os.WriteFile(filepath.Join(root, "a.xml"), []byte("x"), 0o644)
+	os.Mkdir(filepath.Join(root, "sub"), 0o755)
+	r, err := mcp.NewRoots([]string{root})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if names, err := r.ReadDir("."); err != nil || !slices.Equal(names, []string{"a.xml"}) {
+		t.Errorf("root listing: %v, %v; want [a.xml] (files only)", names, err)
+	}
+	if _, err := r.ReadDir("a.xml"); !errors.Is(err, registry.ErrNotDir) {
+		t.Errorf("a file: %v, want ErrNotDir", err)
+	}
+	if _, err := r.ReadDir("/etc"); err == nil || !strings.Contains(err.Error(), "permission_denied") {
+		t.Errorf("outside the root: %v, want permission_denied", err)
 	}
 }
 

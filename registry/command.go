@@ -16,6 +16,10 @@ type Deps struct {
 	// ReadFile reads a ledger file named in a `path` argument. Front ends that restrict file
 	// access (the MCP server) wrap it; nil means files cannot be read at all.
 	ReadFile func(path string) ([]byte, error)
+	// ReadDir lists the files in a directory named in a `rates` argument, under the same
+	// rules as ReadFile. For a path that is a file it returns an error wrapping ErrNotDir, and
+	// the caller reads the file with ReadFile. nil means every path is read as a file.
+	ReadDir func(path string) ([]string, error)
 	// Stdin is read when a path is "-".
 	Stdin io.Reader
 	// Rates are the HMRC monthly exchange rates.

@@ -25,7 +25,7 @@ type SideEffectLevel struct {
 // SideEffectLevels lists every level with its meaning.
 var SideEffectLevels = []SideEffectLevel{
 	{PureCalculation, "Computes from its arguments and cgt's bundled data (HMRC rates, tax-year tables) only. Safe to call any time.", true, false},
-	{LocalFileRead, "May read ledger files named in `path`; otherwise works on the arguments alone. Never writes. Servers only honour paths inside the directories the operator allowed.", true, false},
+	{LocalFileRead, "May read the files its arguments name (ledgers in `path`, HMRC rate files in `rates`); otherwise works on the arguments alone. Never writes. Servers only honour paths inside the directories the operator allowed.", true, false},
 	{LocalFileWrite, "Writes a file the caller named.", false, false},
 	{NetworkRead, "Reads from the network.", true, true},
 }

@@ -20,7 +20,7 @@ func newFactory() *cli.Factory {
 		Getenv:  os.Getenv,
 		Version: version,
 		Registry: func() (*registry.Registry, error) {
-			return commands.NewRegistry(&registry.Deps{ReadFile: os.ReadFile, Stdin: os.Stdin})
+			return commands.NewRegistry(&registry.Deps{ReadFile: os.ReadFile, ReadDir: registry.OSReadDir, Stdin: os.Stdin})
 		},
 		Builtins: []cli.Builtin{
 			mcp.Builtin(mcp.Program{Version: version, NewRegistry: commands.NewRegistry}),

@@ -1,0 +1,39 @@
+package registry
+
+import (
+	"errors"
+	"fmt"
+	"os"
+)
+
+// ErrNotDir is wrapped by Deps.ReadDir when the path names a file rather than a directory.
+var ErrNotDir = errors.New("not a directory")
+
+// OSReadDir is Deps.ReadDir for a front end that may read any file (the CLI): the names of
+// the non-directory entries of dir, sorted.
+func OSReadDir(dir string) ([]string, error) {
+	info, err := os.Stat(dir)
+	if err != nil {
+		return nil, err
+	}
+	if !info.IsDir() {
+		return nil, fmt.Errorf("%s: %w", dir, ErrNotDir)
+	}
+	return FileNames(dir)
+}
+
+// FileNames lists the names of the entries of dir that are not directories, sorted by name.
+// Symbolic links are listed: reading them applies the caller's file rules.
+func FileNames(dir string) ([]string, error) {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, err
+	}
+	var names []string
+	for _, e := range entries {
+		if !e.IsDir() {
+			names = append(names, e.Name())
+		}
+	}
+	return names, nil
+}
