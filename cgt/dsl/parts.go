@@ -61,10 +61,6 @@ func parseParts(file string, src []byte, parts []part) ([]model.Transaction, err
 		}
 		total += caps[k]
 	}
-	// The regions are written in full before any line is read: a collection that scanned
-	// this fresh memory while it was untouched would map the kernel's shared zero page into
-	// it, and each page's first real write would then cost a mapping change that interrupts
-	// the other processors (see engine's touch).
 	all := make([]model.Transaction, total)
 	got := make([][]model.Transaction, len(parts))
 	errs := make([]*model.Error, len(parts))
@@ -78,7 +74,6 @@ func parseParts(file string, src []byte, parts []part) ([]model.Transaction, err
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			clear(region[:cap(region)])
 			got[k], errs[k] = parsePart(file, src, pt, region)
 		}()
 	}

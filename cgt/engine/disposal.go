@@ -43,8 +43,9 @@ func (b *disposalBuilder) bedAndBreakfast(a *day, take, used, sn, sd num) {
 	m := Match{Rule: RuleBedAndBreakfast, Reference: RefBedAndBreakfast, Sources: b.r.buySources(a)}
 	m.AcquisitionDate, m.recipe = b.r.acquisition(a)
 	if !sn.isZero() { // used differs from take: both are shown, with the conversion
-		u := used.quantity()
-		m.AcquisitionQuantity = &u
+		u := b.r.arena.decimals.next()
+		*u = used.quantity()
+		m.AcquisitionQuantity = u
 		split := b.r.arena.recipes.next()
 		*split = *m.recipe
 		split.split = &splitFactor{num: sn, den: sd}
@@ -108,13 +109,13 @@ func (b *disposalBuilder) finish(out *Disposal) {
 			fees = mulDivNum(d.fees, l.qty, d.sellQty)
 			proceedsLeft, feesLeft = proceedsLeft.sub(proceeds), feesLeft.sub(fees)
 		}
-		m := l.match
+		m := &out.Matches[k]
+		*m = l.match
 		m.Quantity = l.qty.quantity()
 		m.Proceeds, m.SaleFees, m.Cost = proceeds.money(), fees.money(), l.cost.money()
 		gain = proceeds.sub(fees).sub(l.cost)
 		m.Gain = gain.money()
 		m.disposal = out
-		out.Matches[k] = m
 		cost = addNZ(cost, l.cost)
 		mask |= ruleBit(m.Rule)
 	}
@@ -229,6 +230,7 @@ type block[T any] struct{ buf []T }
 func (b *block[T]) take(n int) []T {
 	if n > cap(b.buf)-len(b.buf) {
 		b.buf = make([]T, 0, max(n, min(2*cap(b.buf), blockSize), 4))
+		clear(b.buf[:cap(b.buf)]) // map its pages for writing now: see touch
 	}
 	lo := len(b.buf)
 	b.buf = b.buf[:lo+n]

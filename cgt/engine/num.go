@@ -253,6 +253,14 @@ func (n num) sub(m num) num {
 }
 
 func (n num) mul(m num) num {
+	if p, ok := n.mulCompact(m); ok {
+		return p
+	}
+	return bigNum(n.decimal().Mul(m.decimal()))
+}
+
+// mulCompact is mul when the product fits in 128 bits; ok is false otherwise.
+func (n num) mulCompact(m num) (num, bool) {
 	if n.big == nil && m.big == nil && n.exp > math.MinInt32/2 && n.exp < math.MaxInt32/2 &&
 		m.exp > math.MinInt32/2 && m.exp < math.MaxInt32/2 {
 		a, b := n, m
@@ -261,11 +269,37 @@ func (n num) mul(m num) num {
 		}
 		if a.hi == 0 {
 			if hi, lo, ok := mul64(b.hi, b.lo, a.lo); ok {
-				return compact(hi, lo, n.exp+m.exp, n.neg != m.neg)
+				return compact(hi, lo, n.exp+m.exp, n.neg != m.neg), true
 			}
 		}
 	}
-	return bigNum(n.decimal().Mul(m.decimal()))
+	return num{}, false
+}
+
+// trimPowers are the powers of ten trim divides by, largest first: after the largest has
+// been taken out as often as it goes, each smaller one goes at most once.
+var trimPowers = [...]int32{16, 8, 4, 2, 1}
+
+// trim removes the coefficient's trailing decimal zeros and raises the exponent to match:
+// the same value with a shorter coefficient. A quantity that passed through a 20-place
+// division is often a whole number held as N × 10²⁰; trimmed, it multiplies and divides
+// within 128 bits.
+func (n num) trim() num {
+	if n.big != nil || n.isZero() || n.exp > math.MaxInt32/2 {
+		return n
+	}
+	for _, k := range trimPowers {
+		p := pow10s[k]
+		for {
+			qhi, r := n.hi/p, n.hi%p
+			qlo, rest := bits.Div64(r, n.lo, p)
+			if rest != 0 {
+				break
+			}
+			n.hi, n.lo, n.exp = qhi, qlo, n.exp+k
+		}
+	}
+	return n
 }
 
 func (n num) cmp(m num) int {
@@ -456,5 +490,28 @@ func mulDivNum(a, b, c num) num {
 	if b.equal(c) {
 		return a
 	}
+	if q, ok := mulDivCompact(a, b, c); ok {
+		return q
+	}
 	return a.mul(b).divRound(c, divPlaces)
+}
+
+// mulDivCompact is a × b ÷ c within 128 bits, ok false when it does not fit. The quotient is
+// rounded to divPlaces, so its value and exponent do not depend on how the operands are
+// written: when the plain product or division overflows, it tries again with the operands'
+// trailing zeros trimmed.
+func mulDivCompact(a, b, c num) (num, bool) {
+	if a.big != nil || b.big != nil || c.big != nil || c.isZero() {
+		return num{}, false
+	}
+	p, ok := a.mulCompact(b)
+	if !ok {
+		if p, ok = a.trim().mulCompact(b.trim()); !ok {
+			return num{}, false
+		}
+	}
+	if q, ok := p.divRoundCompact(c, divPlaces); ok {
+		return q, true
+	}
+	return p.trim().divRoundCompact(c.trim(), divPlaces)
 }

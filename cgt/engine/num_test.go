@@ -69,6 +69,45 @@ func TestNumMatchesDecimal(t *testing.T) {
 	}
 }
 
+// TestMulDivMatchesDecimal checks a × b ÷ c against decimal.Decimal, with operands that
+// often carry trailing zeros (whole numbers held at 20 places), which take the trimmed path.
+func TestMulDivMatchesDecimal(t *testing.T) {
+	rng := rand.New(rand.NewPCG(19, 23))
+	padded := func() decimal.Decimal {
+		d := randomDecimal(rng)
+		if rng.IntN(2) == 0 { // the same value written with up to 24 more zeros
+			k := int32(rng.IntN(25))
+			d = decimal.NewFromBigInt(new(big.Int).Mul(d.Coefficient(), new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(k)), nil)), d.Exponent()-k)
+		}
+		return d
+	}
+	for i := range 200_000 {
+		a, b, c := padded(), padded(), padded()
+		if c.IsZero() {
+			continue
+		}
+		want := a.Mul(b).DivRound(c, divPlaces)
+		if b.Equal(c) {
+			want = a
+		}
+		if got := mulDivNum(numOf(a), numOf(b), numOf(c)).decimal(); !same(got, want) {
+			t.Fatalf("#%d %s × %s ÷ %s = %s (exp %d), want %s (exp %d)", i, a, b, c, got, got.Exponent(), want, want.Exponent())
+		}
+	}
+}
+
+func TestTrimKeepsTheValue(t *testing.T) {
+	rng := rand.New(rand.NewPCG(29, 31))
+	for i := range 100_000 {
+		d := randomDecimal(rng)
+		got := numOf(d).trim()
+		if !got.decimal().Equal(d) || (got.big == nil && !got.isZero() && got.lo%10 == 0 && got.hi%10 == 0 &&
+			new(big.Int).Rem(got.decimal().Coefficient(), big.NewInt(10)).Sign() == 0) {
+			t.Fatalf("#%d trim(%s) = %s (exp %d)", i, d, got.decimal(), got.exp)
+		}
+	}
+}
+
 // TestDivWideMatchesBigInt checks the 128-by-128-bit division against math/big, with
 // divisors from just over 2⁶⁴ to the top of the range.
 func TestDivWideMatchesBigInt(t *testing.T) {
