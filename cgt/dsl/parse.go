@@ -24,12 +24,12 @@ var utf8BOM = []byte{0xEF, 0xBB, 0xBF}
 // error reported are the same as reading it line by line.
 func Parse(file string, src []byte) ([]model.Transaction, error) {
 	src = bytes.TrimPrefix(src, utf8BOM)
-	if err := checkText(file, src); err != nil {
+	parts := splitParts(src, partsFor(len(src)))
+	if err := notText(file, src, parts); err != nil {
 		return nil, err
 	}
-	parts := splitParts(src, partsFor(len(src)))
 	if len(parts) == 1 {
-		txns, err := parsePart(file, src, parts[0], make([]model.Transaction, 0, capacityFor(src)))
+		txns, err := parsePart(file, src, parts[0], make([]model.Transaction, 0, parts[0].capacity(src)))
 		if err != nil {
 			return nil, err
 		}
@@ -64,12 +64,6 @@ func parsePart(file string, src []byte, pt part, txns []model.Transaction) ([]mo
 // ("2024-01-01 BUY A 1 @ 2\n").
 const minLineBytes = 23
 
-// capacityFor estimates how many transactions src holds: its line count, but never more than
-// could fit, so that a file of blank lines cannot make Parse reserve gigabytes.
-func capacityFor(src []byte) int {
-	return min(bytes.Count(src, []byte{'\n'})+1, len(src)/minLineBytes+1)
-}
-
 // splitLine returns the line that starts at pos (without its '\n') and where the next line
 // starts. It looks no further than MaxLineBytes ahead, so an enormous line costs no more than
 // a normal one before it is rejected.
@@ -88,21 +82,35 @@ func splitLine(src []byte, pos int) (line []byte, next int, tooLong bool) {
 	return src[pos : pos+i], pos + i + 1, false
 }
 
-// checkText rejects input that is not UTF-8 text (a spreadsheet, a PDF, UTF-16) with one
-// error at the first offending byte, rather than an error per line of garbage.
-func checkText(file string, src []byte) *model.Error {
-	bad, what := -1, ""
-	if i := bytes.IndexByte(src, 0); i >= 0 {
-		bad, what = i, "a NUL byte"
-	}
-	if !utf8.Valid(src) {
-		if i := firstInvalidUTF8(src); bad < 0 || i < bad {
-			bad, what = i, fmt.Sprintf("the byte 0x%02X, which is not UTF-8", src[i])
+// notText rejects input that is not UTF-8 text (a spreadsheet, a PDF, UTF-16) with one
+// error at the first offending byte, rather than an error per line of garbage. The parts
+// were scanned by splitParts; the first part with a bad byte has the first one.
+func notText(file string, src []byte, parts []part) *model.Error {
+	for _, pt := range parts {
+		if pt.bad >= 0 {
+			return notTextError(file, src, pt.bad, pt.what)
 		}
 	}
-	if bad < 0 {
-		return nil
+	return nil
+}
+
+// scanText finds the first byte of b that cannot be in a text ledger: a NUL or a byte that
+// is not UTF-8. bad is −1 when there is none.
+func scanText(b []byte) (bad int, what string) {
+	bad = -1
+	if i := bytes.IndexByte(b, 0); i >= 0 {
+		bad, what = i, "a NUL byte"
 	}
+	if !utf8.Valid(b) {
+		if i := firstInvalidUTF8(b); bad < 0 || i < bad {
+			bad, what = i, fmt.Sprintf("the byte 0x%02X, which is not UTF-8", b[i])
+		}
+	}
+	return bad, what
+}
+
+// notTextError describes the bad byte at offset bad of src.
+func notTextError(file string, src []byte, bad int, what string) *model.Error {
 	lineStart := bytes.LastIndexByte(src[:bad], '\n') + 1
 	return &model.Error{
 		Code:     model.CodeParse,

@@ -13,10 +13,14 @@ import (
 const partBytes = 4 << 20
 
 // part is a run of whole lines of a ledger: bytes [start, end) of the text, whose first line
-// is line firstLine of the file.
+// is line firstLine of the file. lines counts its '\n's; bad is the offset in the text of
+// its first byte that cannot be in a text ledger (−1 when none), and what describes it.
 type part struct {
 	start, end int
 	firstLine  int
+	lines      int
+	bad        int
+	what       string
 }
 
 // partsFor is how many parts a text of n bytes is read in: one per processor, and no part
@@ -25,12 +29,12 @@ func partsFor(n int) int {
 	return max(1, min(runtime.GOMAXPROCS(0), n/partBytes))
 }
 
-// splitParts cuts src into about n parts of whole lines. A part ends just after a '\n', so
-// no line (however long) is split, and each part knows its first line's number.
+// splitParts cuts src into about n parts of whole lines and surveys them at once: a part
+// ends just after a '\n', so no line (however long) and no UTF-8 sequence is split, and each
+// part learns its line count, its first line's number and its first bad byte.
 func splitParts(src []byte, n int) []part {
 	parts := make([]part, 0, n)
-	start, line := 0, 1
-	for k := 1; k <= n && start < len(src); k++ {
+	for start, k := 0, 1; k <= n && start < len(src); k++ {
 		end := len(src)
 		if k < n {
 			cut := max(start, len(src)*k/n)
@@ -38,14 +42,54 @@ func splitParts(src []byte, n int) []part {
 				end = cut + i + 1
 			}
 		}
-		parts = append(parts, part{start: start, end: end, firstLine: line})
-		line += bytes.Count(src[start:end], []byte{'\n'})
+		parts = append(parts, part{start: start, end: end})
 		start = end
 	}
 	if len(parts) == 0 {
-		parts = append(parts, part{firstLine: 1})
+		parts = append(parts, part{})
+	}
+	eachPart(len(parts), func(k int) {
+		p := &parts[k]
+		b := src[p.start:p.end]
+		p.lines = bytes.Count(b, []byte{'\n'})
+		if p.bad, p.what = scanText(b); p.bad >= 0 {
+			p.bad += p.start
+		}
+	})
+	line := 1
+	for k := range parts {
+		parts[k].firstLine = line
+		line += parts[k].lines
 	}
 	return parts
+}
+
+// eachPart runs fn(0) … fn(n−1), each on its own goroutine when n > 1.
+func eachPart(n int, fn func(int)) {
+	if n == 1 {
+		fn(0)
+		return
+	}
+	var wg sync.WaitGroup
+	for k := range n {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			fn(k)
+		}()
+	}
+	wg.Wait()
+}
+
+// capacity bounds the transactions a part can hold: its line count, but never more than
+// could fit in its bytes, so that a file of blank lines cannot make Parse reserve gigabytes.
+// A part that ends with its last line's '\n' has no partial line to add.
+func (p part) capacity(src []byte) int {
+	lines := p.lines
+	if p.end == len(src) && (p.end == p.start || src[p.end-1] != '\n') {
+		lines++
+	}
+	return max(1, min(lines, (p.end-p.start)/minLineBytes+1))
 }
 
 // parseParts reads the parts at once, each into its own region of one slice, then closes the
@@ -55,29 +99,19 @@ func parseParts(file string, src []byte, parts []part) ([]model.Transaction, err
 	caps := make([]int, len(parts))
 	total := 0
 	for k, pt := range parts {
-		caps[k] = capacityFor(src[pt.start:pt.end])
-		if pt.end < len(src) { // the part ends with its last line's '\n': no partial line to add
-			caps[k] = max(1, caps[k]-1)
-		}
+		caps[k] = pt.capacity(src)
 		total += caps[k]
 	}
 	all := make([]model.Transaction, total)
 	got := make([][]model.Transaction, len(parts))
 	errs := make([]*model.Error, len(parts))
-	var wg sync.WaitGroup
 	offs := make([]int, len(parts))
-	off := 0
-	for k, pt := range parts {
-		offs[k] = off
-		region := all[off : off : off+caps[k]]
-		off += caps[k]
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			got[k], errs[k] = parsePart(file, src, pt, region)
-		}()
+	for k := 1; k < len(parts); k++ {
+		offs[k] = offs[k-1] + caps[k-1]
 	}
-	wg.Wait()
+	eachPart(len(parts), func(k int) {
+		got[k], errs[k] = parsePart(file, src, parts[k], all[offs[k]:offs[k]:offs[k]+caps[k]])
+	})
 	for _, err := range errs {
 		if err != nil {
 			return nil, err
@@ -88,7 +122,7 @@ func parseParts(file string, src []byte, parts []part) ([]model.Transaction, err
 
 // join moves each part's transactions down to follow the previous part's, in all's storage;
 // part k was read into the region of all that starts at offs[k]. A part that outgrew its
-// region (it cannot, as capacityFor bounds the transactions a text can hold, but the check
+// region (it cannot, as capacity bounds the transactions a text can hold, but the check
 // is cheap) was reallocated, and then the parts are joined in a new slice.
 func join(all []model.Transaction, offs []int, got [][]model.Transaction) []model.Transaction {
 	total := 0

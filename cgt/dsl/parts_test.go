@@ -92,7 +92,57 @@ func TestSplitPartsKeepsLinesWhole(t *testing.T) {
 			t.Fatalf("n=%d: parts end at %d of %d", n, pos, len(src))
 		}
 	}
-	if parts := splitParts(nil, 2); len(parts) != 1 || parts[0] != (part{firstLine: 1}) {
+	if parts := splitParts(nil, 2); len(parts) != 1 || parts[0] != (part{firstLine: 1, bad: -1}) {
 		t.Fatalf("empty text: %+v", parts)
 	}
+}
+
+// TestParseInPartsReportsTheFirstBadByte puts binary bytes in different parts: the error
+// names the earliest, as a one-part read does.
+func TestParseInPartsReportsTheFirstBadByte(t *testing.T) {
+	src := bigLedger()
+	for _, edits := range []map[int]byte{
+		{len(src) - 10: 0},
+		{len(src) / 4: 0xFF, len(src) - 10: 0},
+		{len(src) / 4: 0, len(src)*3/4 + 3: 0xFE},
+		{len(src)*3/4 + 3: 0xFE, len(src) - 5: 0},
+	} {
+		text := bytes.Clone(src)
+		first := len(text)
+		for at, b := range edits {
+			text[at] = b
+			first = min(first, at)
+		}
+		want := notText("big.cgt", text, splitParts(text, 1))
+		_, err := Parse("big.cgt", text)
+		got, ok := err.(*model.Error)
+		if !ok || want == nil || !reflect.DeepEqual(got, want) || got.Line != bytes.Count(text[:first], []byte{'\n'})+1 {
+			t.Fatalf("bad bytes %v: got %v, want %v", edits, err, want)
+		}
+	}
+}
+
+func TestPartCapacityBoundsItsTransactions(t *testing.T) {
+	for _, src := range []string{"", "\n\n\n", "2024-01-01 BUY A 1 @ 2", "2024-01-01 BUY A 1 @ 2\n", "2024-01-01 BUY A 1 @ 2\n2024-01-01 BUY A 1 @ 2"} {
+		b := []byte(src)
+		want := len(mustParse(t, b))
+		for n := 1; n <= 3; n++ {
+			total := 0
+			for _, p := range splitParts(b, n) {
+				total += p.capacity(b)
+			}
+			if total < want {
+				t.Fatalf("%q in %d parts: capacity %d < %d transactions", src, n, total, want)
+			}
+		}
+	}
+}
+
+func mustParse(t *testing.T, b []byte) []model.Transaction {
+	t.Helper()
+	txns, err := Parse("", b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return txns
 }

@@ -225,24 +225,32 @@ func cmpMag(ahi, alo, bhi, blo uint64) int {
 
 func (n num) add(m num) num {
 	if n.big == nil && m.big == nil {
-		if a, b, ok := align(n, m); ok {
-			if a.neg == b.neg {
-				lo, carry := bits.Add64(a.lo, b.lo, 0)
-				hi, carry := bits.Add64(a.hi, b.hi, carry)
-				if carry == 0 {
-					return compact(hi, lo, a.exp, a.neg)
-				}
-			} else {
-				if cmpMag(a.hi, a.lo, b.hi, b.lo) < 0 {
-					a, b = b, a
-				}
-				lo, borrow := bits.Sub64(a.lo, b.lo, 0)
-				hi, _ := bits.Sub64(a.hi, b.hi, borrow)
-				return compact(hi, lo, a.exp, a.neg)
+		if n.exp == m.exp { // the usual case: no scaling
+			if s, ok := addMag(n, m); ok {
+				return s
+			}
+		} else if a, b, ok := align(n, m); ok {
+			if s, ok := addMag(a, b); ok {
+				return s
 			}
 		}
 	}
 	return bigNum(n.decimal().Add(m.decimal()))
+}
+
+// addMag adds two compact values at the same exponent; ok is false when the sum overflows.
+func addMag(a, b num) (num, bool) {
+	if a.neg == b.neg {
+		lo, carry := bits.Add64(a.lo, b.lo, 0)
+		hi, carry := bits.Add64(a.hi, b.hi, carry)
+		return compact(hi, lo, a.exp, a.neg), carry == 0
+	}
+	if cmpMag(a.hi, a.lo, b.hi, b.lo) < 0 {
+		a, b = b, a
+	}
+	lo, borrow := bits.Sub64(a.lo, b.lo, 0)
+	hi, _ := bits.Sub64(a.hi, b.hi, borrow)
+	return compact(hi, lo, a.exp, a.neg), true
 }
 
 func (n num) sub(m num) num {
@@ -307,7 +315,11 @@ func (n num) cmp(m num) int {
 		if s, t := n.sign(), m.sign(); s != t || s == 0 {
 			return cmpInt(s, t)
 		}
-		if a, b, ok := align(n, m); ok {
+		a, b, ok := n, m, true
+		if n.exp != m.exp {
+			a, b, ok = align(n, m)
+		}
+		if ok {
 			c := cmpMag(a.hi, a.lo, b.hi, b.lo)
 			if n.neg {
 				return -c
