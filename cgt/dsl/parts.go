@@ -3,8 +3,8 @@ package dsl
 import (
 	"bytes"
 	"runtime"
-	"sync"
 
+	"github.com/cgt-tools/cgt/cgt/internal/fanout"
 	"github.com/cgt-tools/cgt/cgt/model"
 )
 
@@ -48,7 +48,7 @@ func splitParts(src []byte, n int) []part {
 	if len(parts) == 0 {
 		parts = append(parts, part{})
 	}
-	eachPart(len(parts), func(k int) {
+	fanout.Each(len(parts), func(k int) {
 		p := &parts[k]
 		b := src[p.start:p.end]
 		p.lines = bytes.Count(b, []byte{'\n'})
@@ -62,23 +62,6 @@ func splitParts(src []byte, n int) []part {
 		line += parts[k].lines
 	}
 	return parts
-}
-
-// eachPart runs fn(0) … fn(n−1), each on its own goroutine when n > 1.
-func eachPart(n int, fn func(int)) {
-	if n == 1 {
-		fn(0)
-		return
-	}
-	var wg sync.WaitGroup
-	for k := range n {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			fn(k)
-		}()
-	}
-	wg.Wait()
 }
 
 // capacity bounds the transactions a part can hold: its line count, but never more than
@@ -109,7 +92,7 @@ func parseParts(file string, src []byte, parts []part) ([]model.Transaction, err
 	for k := 1; k < len(parts); k++ {
 		offs[k] = offs[k-1] + caps[k-1]
 	}
-	eachPart(len(parts), func(k int) {
+	fanout.Each(len(parts), func(k int) {
 		got[k], errs[k] = parsePart(file, src, parts[k], all[offs[k]:offs[k]:offs[k]+caps[k]])
 	})
 	for _, err := range errs {

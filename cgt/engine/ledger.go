@@ -5,8 +5,8 @@ import (
 	"runtime"
 	"slices"
 	"strings"
-	"sync"
 
+	"github.com/cgt-tools/cgt/cgt/internal/fanout"
 	"github.com/cgt-tools/cgt/cgt/model"
 )
 
@@ -58,7 +58,7 @@ type shard struct {
 func groupByTicker(txns []model.Transaction) (*ledger, placement, error) {
 	tickerOf := make([]int32, len(txns))
 	shards := shardsFor(len(txns))
-	parallel(len(shards), func(w int) { shards[w].scan(txns, tickerOf) })
+	fanout.Each(len(shards), func(w int) { shards[w].scan(txns, tickerOf) })
 	for w := range shards {
 		if shards[w].err != nil {
 			return nil, placement{}, shards[w].err
@@ -71,7 +71,7 @@ func groupByTicker(txns []model.Transaction) (*ledger, placement, error) {
 			counts[shards[w].toGlobal[id]] += n
 		}
 	}
-	parallel(len(shards), func(w int) { shards[w].renumber(tickerOf) })
+	fanout.Each(len(shards), func(w int) { shards[w].renumber(tickerOf) })
 	led := &ledger{tickers: names, txns: bucket(tickerOf, counts)}
 	return led, placeDisposals(shards, len(names)), nil
 }
@@ -150,7 +150,7 @@ func mergeNames(shards []shard) []string {
 // that mapping, which makes the kernel interrupt every other processor running the program
 // to flush a stale translation: slower than the plain fault by several times.
 func touch[T any](s []T, parts int) {
-	parallel(parts, func(w int) {
+	fanout.Each(parts, func(w int) {
 		clear(s[len(s)*w/parts : len(s)*(w+1)/parts])
 	})
 }
@@ -159,23 +159,6 @@ func touch[T any](s []T, parts int) {
 func saleKey(d model.Date, ticker int32) int64 { return int64(d)<<32 | int64(ticker) }
 
 func splitSaleKey(k int64) (model.Date, int32) { return model.Date(k >> 32), int32(k & 0xFFFFFFFF) }
-
-// parallel runs fn(0) … fn(n−1), each on its own goroutine when n > 1.
-func parallel(n int, fn func(int)) {
-	if n == 1 {
-		fn(0)
-		return
-	}
-	var wg sync.WaitGroup
-	for w := range n {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			fn(w)
-		}()
-	}
-	wg.Wait()
-}
 
 // bucket splits transaction indexes by ticker id with a counting sort over one backing array.
 func bucket(tickerOf, counts []int32) [][]int32 {

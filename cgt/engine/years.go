@@ -5,6 +5,7 @@ import (
 	"runtime"
 	"slices"
 
+	"github.com/cgt-tools/cgt/cgt/internal/fanout"
 	"github.com/cgt-tools/cgt/cgt/model"
 	"github.com/cgt-tools/cgt/cgt/taxyear"
 	"github.com/shopspring/decimal"
@@ -170,7 +171,7 @@ func sum(ds []Disposal) totals {
 		parts = runtime.GOMAXPROCS(0)
 	}
 	partial := make([]totals, parts)
-	parallel(parts, func(w int) {
+	fanout.Each(parts, func(w int) {
 		for k := len(ds) * w / parts; k < len(ds)*(w+1)/parts; k++ {
 			partial[w].add(&ds[k])
 		}
