@@ -5,6 +5,7 @@ package atomicfile
 import (
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -12,7 +13,16 @@ import (
 
 // Write writes data to path through a temporary file in the same directory, flushed to disk
 // and renamed over path. Errors name path (or its directory), never the temporary file.
-func Write(path string, data []byte, perm os.FileMode) (err error) {
+func Write(path string, data []byte, perm os.FileMode) error {
+	return WriteFunc(path, perm, func(w io.Writer) error {
+		_, err := w.Write(data)
+		return err
+	})
+}
+
+// WriteFunc is Write for content produced by write, which may write in many pieces; the file
+// at path is replaced only if write returns nil.
+func WriteFunc(path string, perm os.FileMode, write func(io.Writer) error) (err error) {
 	if fi, statErr := os.Stat(path); statErr == nil && fi.IsDir() {
 		return fmt.Errorf("%s is a directory", path)
 	}
@@ -28,7 +38,7 @@ func Write(path string, data []byte, perm os.FileMode) (err error) {
 		}
 	}()
 	if err = tmp.Chmod(perm); err == nil {
-		if _, err = tmp.Write(data); err == nil {
+		if err = write(tmp); err == nil {
 			if err = tmp.Sync(); err == nil {
 				err = tmp.Close()
 			}

@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"fmt"
+	"io"
 	"strconv"
 	"strings"
 
@@ -146,10 +147,13 @@ func (o *Options) set(key, val string) *envelope.Error {
 
 // emit renders the result, writes it to stdout (or --out) and returns the exit code.
 func emit(f *Factory, opts Options, cmd registry.Command, res envelope.Result) int {
+	if opts.Output == "json" && res.OK {
+		return emitJSON(f, opts, res)
+	}
 	out, res := render(opts, res)
 	if opts.Out != "" && res.OK {
 		if err := atomicfile.Write(opts.Out, []byte(out), 0o644); err != nil {
-			res = envelope.Failure(envelope.Errorf(envelope.IOError, "Check that the directory exists and is writable, and that --out names a file.", "--out: %v", err).With("path", opts.Out), res.Warnings)
+			res = outFailure(opts, err, res.Warnings)
 			out, _ = render(Options{Output: opts.Output}, res)
 		} else {
 			fmt.Fprintf(f.Stderr, "Written to: %s\n", opts.Out)
@@ -158,6 +162,31 @@ func emit(f *Factory, opts Options, cmd registry.Command, res envelope.Result) i
 	}
 	fmt.Fprint(f.Stdout, out)
 	return exitCode(res)
+}
+
+// emitJSON streams a successful result's JSON to stdout or --out rather than building the
+// whole text first: a large report's JSON runs to hundreds of megabytes.
+func emitJSON(f *Factory, opts Options, res envelope.Result) int {
+	if opts.Out == "" {
+		if err := envelope.WriteIndent(f.Stdout, res); err != nil {
+			fmt.Fprintf(f.Stderr, "error (%s): the output stopped part-way: %v\n", envelope.InternalError, err)
+			return envelope.InternalError.ExitCode()
+		}
+		return ExitOK
+	}
+	write := func(w io.Writer) error { return envelope.WriteIndent(w, res) }
+	if err := atomicfile.WriteFunc(opts.Out, 0o644, write); err != nil {
+		fail := outFailure(opts, err, res.Warnings)
+		fmt.Fprint(f.Stdout, string(envelope.MarshalIndent(fail)))
+		return exitCode(fail)
+	}
+	fmt.Fprintf(f.Stderr, "Written to: %s\n", opts.Out)
+	return ExitOK
+}
+
+// outFailure is the result when --out cannot be written.
+func outFailure(opts Options, err error, warnings []string) envelope.Result {
+	return envelope.Failure(envelope.Errorf(envelope.IOError, "Check that the directory exists and is writable, and that --out names a file.", "--out: %v", err).With("path", opts.Out), warnings)
 }
 
 func exitCode(res envelope.Result) int {

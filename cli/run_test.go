@@ -2,6 +2,10 @@ package cli
 
 import (
 	"bytes"
+	"errors"
+	"io"
+	"os"
+	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
@@ -75,4 +79,50 @@ func TestEmitExitCodesAndFormats(t *testing.T) {
 			}
 		})
 	}
+}
+
+type brokenPipe struct{ n int }
+
+func (b *brokenPipe) Write(p []byte) (int, error) {
+	if b.n += len(p); b.n > 8 {
+		return 0, errors.New("broken pipe")
+	}
+	return len(p), nil
+}
+
+// --out writes the same document stdout would have received, or leaves the file alone and
+// reports io_error; a stdout that stops mid-stream is an internal error, not a silent success.
+func TestEmitOut(t *testing.T) {
+	ok := envelope.Success(map[string]string{"a": "b"}, []string{"w"})
+	dir := t.TempDir()
+	for _, format := range []string{"json", "compact"} {
+		t.Run(format, func(t *testing.T) {
+			var stdout, stderr bytes.Buffer
+			f := &Factory{Stdout: &stdout, Stderr: &stderr}
+			path := filepath.Join(dir, format+".out")
+			if code := emit(f, Options{Output: format, Out: path}, nil, ok); code != 0 {
+				t.Fatalf("exit %d, stdout %s", code, stdout.String())
+			}
+			var want bytes.Buffer
+			emit(&Factory{Stdout: &want, Stderr: io.Discard}, Options{Output: format}, nil, ok)
+			if got, _ := os.ReadFile(path); string(got) != want.String() || stdout.Len() != 0 || stderr.String() != "Written to: "+path+"\n" {
+				t.Errorf("file %q (want %q), stdout %q, stderr %q", got, want.String(), stdout.String(), stderr.String())
+			}
+		})
+	}
+	t.Run("missing_directory", func(t *testing.T) {
+		var stdout bytes.Buffer
+		path := filepath.Join(dir, "nowhere", "r.json")
+		code := emit(&Factory{Stdout: &stdout, Stderr: io.Discard}, Options{Output: "json", Out: path}, nil, ok)
+		if code != envelope.IOError.ExitCode() || !strings.Contains(stdout.String(), `"code": "io_error"`) || !strings.Contains(stdout.String(), `"w"`) {
+			t.Errorf("exit %d, stdout %s", code, stdout.String())
+		}
+	})
+	t.Run("stdout_stops", func(t *testing.T) {
+		var stderr bytes.Buffer
+		code := emit(&Factory{Stdout: &brokenPipe{}, Stderr: &stderr}, Options{Output: "json"}, nil, ok)
+		if code != envelope.InternalError.ExitCode() || !strings.Contains(stderr.String(), "broken pipe") {
+			t.Errorf("exit %d, stderr %s", code, stderr.String())
+		}
+	})
 }

@@ -3,6 +3,7 @@
 package envelope
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -106,11 +107,12 @@ func Errorf(code Code, hint string, format string, args ...any) *Error {
 // MarshalIndent renders a result the way every front end prints it: 2-space indent, no HTML
 // escaping, trailing newline.
 func MarshalIndent(r Result) []byte {
-	b, err := marshal(r, "  ")
-	if err != nil {
-		b, _ = marshal(Failure(err, r.Warnings), "  ")
+	var b bytes.Buffer
+	if err := WriteIndent(&b, r); err != nil {
+		b.Reset()
+		_ = WriteIndent(&b, Failure(err, r.Warnings))
 	}
-	return b
+	return b.Bytes()
 }
 
 // MarshalCompact renders a result on one line (for JSON-RPC text content and logs).

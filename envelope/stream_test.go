@@ -1,0 +1,121 @@
+package envelope
+
+import (
+	"bytes"
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/cgt-tools/cgt/cgt/model"
+)
+
+type ptrMarshaler struct{ N int }
+
+func (p *ptrMarshaler) MarshalJSON() ([]byte, error) { return []byte(`"ptr"`), nil }
+
+type valMarshaler struct{ N int }
+
+func (v valMarshaler) MarshalText() ([]byte, error) { return []byte("text<&>"), nil }
+
+type embedded struct{ Inner string }
+
+type leaf struct {
+	A string  `json:"a"`
+	B *int    `json:"b,omitempty"`
+	C []int   `json:"c"`
+	D []int   `json:"d,omitempty"`
+	E float64 `json:"e,string"`
+}
+
+type branch struct {
+	Name     string            `json:"name"`
+	Skip     string            `json:"-"`
+	hidden   string            //nolint:unused // unexported fields are never written
+	Untagged int               //
+	Leaves   []leaf            `json:"leaves"`
+	Empty    []leaf            `json:"empty"`
+	Nil      []leaf            `json:"nil"`
+	Ptrs     []*leaf           `json:"ptrs"`
+	Map      map[string]leaf   `json:"map"`
+	Any      []any             `json:"any"`
+	PM       ptrMarshaler      `json:"pm"`
+	PMs      []ptrMarshaler    `json:"pms"`
+	VM       valMarshaler      `json:"vm"`
+	Zero     *branch           `json:"zero,omitempty"`
+	Nested   *branch           `json:"nested,omitempty"`
+	Money    model.Money       `json:"money"`
+	Tags     map[string]string `json:"tags,omitempty"`
+	Deep     [][]leaf          `json:"deep"`
+}
+
+type withEmbedded struct {
+	embedded
+	Z int `json:"z,omitzero"`
+}
+
+// TestWriteIndentMatchesEncodingJSON pins the streaming writer to encoding/json's indented
+// output byte for byte, across the shapes command results use.
+func TestWriteIndentMatchesEncodingJSON(t *testing.T) {
+	one := 1
+	full := branch{
+		Name: "<&> \u2028 \"q\"", Skip: "no", hidden: "no", Untagged: 7,
+		Leaves: []leaf{{A: "x", B: &one, C: []int{1, 2}, D: []int{3}, E: 1.5}, {}},
+		Empty:  []leaf{},
+		Ptrs:   []*leaf{nil, {A: "p"}},
+		Map:    map[string]leaf{"b": {A: "1"}, "a": {}},
+		Any:    []any{1, "s", nil, leaf{A: "in any"}, map[string]any{"k": []int{}}},
+		PMs:    []ptrMarshaler{{1}, {2}},
+		Money:  model.MoneyFromString("1234.50"),
+		Deep:   [][]leaf{{{A: "d"}}, nil, {}},
+	}
+	full.Nested = &branch{Name: "nested", Nested: &branch{Name: "deeper", Leaves: []leaf{{A: "deepest"}}}}
+	cases := []struct {
+		name string
+		r    Result
+	}{
+		{"nil_data", Success(nil, nil)},
+		{"string_data", Success("<&>", []string{"w1", "w2"})},
+		{"struct", Success(full, nil)},
+		{"pointer", Success(&full, []string{})},
+		{"slice_of_structs", Success([]branch{full, {}}, nil)},
+		{"empty_struct", Success(struct{}{}, nil)},
+		{"embedded", Success(withEmbedded{embedded{"i"}, 0}, nil)},
+		{"map", Success(map[string]any{"z": 1, "a": []leaf{{}}}, nil)},
+		{"failure", Failure(&model.Error{Code: model.CodeParse, Message: "m", Line: 3}, []string{"kept"})},
+		{"plain_error", Failure(errors.New("boom"), nil)},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			want, err := marshal(tc.r, "  ")
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got bytes.Buffer
+			if err := WriteIndent(&got, tc.r); err != nil {
+				t.Fatal(err)
+			}
+			if got.String() != string(want) {
+				t.Errorf("streamed output differs\n--- got\n%s\n--- want\n%s", got.String(), want)
+			}
+		})
+	}
+}
+
+type failing struct{}
+
+func (failing) MarshalJSON() ([]byte, error) { return nil, errors.New("cannot encode") }
+
+func TestWriteIndentStopsAtTheFirstError(t *testing.T) {
+	var b bytes.Buffer
+	err := WriteIndent(&b, Success([]any{1, failing{}, 3}, nil))
+	if err == nil || !strings.Contains(err.Error(), "cannot encode") {
+		t.Fatalf("got %v, want the marshaler's error", err)
+	}
+	if strings.Contains(b.String(), "3") {
+		t.Errorf("kept writing after the error: %s", b.String())
+	}
+	out := string(MarshalIndent(Success([]any{failing{}}, []string{"w"})))
+	if !strings.Contains(out, `"ok": false`) || !strings.Contains(out, `"internal_error"`) || !strings.Contains(out, `"w"`) {
+		t.Errorf("MarshalIndent of an unencodable result should be a failure envelope: %s", out)
+	}
+}
