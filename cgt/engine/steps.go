@@ -5,7 +5,6 @@ import (
 	"strings"
 
 	"github.com/cgt-tools/cgt/cgt/model"
-	"github.com/shopspring/decimal"
 )
 
 // stepRecipe holds the acquisition figures behind the Steps of a same_day or
@@ -44,70 +43,77 @@ func (m Match) MarshalJSON() ([]byte, error) {
 	return json.Marshal(plain(m))
 }
 
-// lines writes the steps of one leg.
+// lines writes the steps of one leg. The figures are written from the model values' own
+// string forms, which give what decimal.Decimal would (exact for shares and averages, pence
+// rounded half away from zero for money) without converting each one.
 func (m *Match) lines() []string {
-	q, cost := m.Quantity.Exact(), m.Cost.Exact()
-	proceeds, fees := m.Proceeds.Exact(), m.SaleFees.Exact()
+	q := m.Quantity
 	var out []string
 	s := m.recipe
 	var acqDate string
-	var acqUsed, acqQty, acqCost decimal.Decimal
+	var acqUsed, acqQty model.Decimal
+	var acqCost model.Money
 	if s != nil {
 		// the acquisition's shares used: the match's own, unless a split came between
-		acqDate, acqUsed, acqQty, acqCost = m.AcquisitionDate.String(), q, s.acqQty.decimal(), s.acqCost.decimal()
+		acqDate, acqUsed, acqQty, acqCost = m.AcquisitionDate.String(), q, s.acqQty.quantity(), s.acqCost.money()
 		if m.AcquisitionQuantity != nil {
-			acqUsed = m.AcquisitionQuantity.Exact()
+			acqUsed = *m.AcquisitionQuantity
 		}
 	}
 	switch m.Rule {
 	case RuleSameDay:
 		out = append(out,
 			"same-day acquisition on "+acqDate+": "+shares(acqQty)+" for "+gbp(acqCost)+" in total ("+RefSameDay+")",
-			"cost = "+shares(acqUsed)+" × "+gbp(acqCost)+" ÷ "+shares(acqQty)+" = "+gbp(cost))
+			"cost = "+shares(acqUsed)+" × "+gbp(acqCost)+" ÷ "+shares(acqQty)+" = "+gbp(m.Cost))
 	case RuleBedAndBreakfast:
 		out = append(out, "acquisition on "+acqDate+", within 30 days after the disposal: "+
 			shares(acqQty)+" for "+gbp(acqCost)+" in total ("+RefBedAndBreakfast+")")
 		if f := s.split; f != nil {
-			out = append(out, "a split or consolidation in between: 1 share then = "+qty(f.num.divRound(f.den, divPlaces).decimal())+
+			out = append(out, "a split or consolidation in between: 1 share then = "+qty(f.num.divRound(f.den, divPlaces).quantity())+
 				" shares now, so "+shares(acqUsed)+" acquired match "+shares(q)+" disposed of")
 		}
-		out = append(out, "cost = "+shares(acqUsed)+" × "+gbp(acqCost)+" ÷ "+shares(acqQty)+" = "+gbp(cost))
+		out = append(out, "cost = "+shares(acqUsed)+" × "+gbp(acqCost)+" ÷ "+shares(acqQty)+" = "+gbp(m.Cost))
 	default:
 		before, after := m.PoolBefore, m.PoolAfter
 		out = append(out,
-			"Section 104 pool before: "+shares(before.Quantity.Exact())+" costing "+gbp(before.Cost.Exact())+
-				" (average "+gbpExact(m.AverageCost.Exact())+" a share) ("+RefSection104+")",
-			"cost = "+shares(q)+" × "+gbp(before.Cost.Exact())+" ÷ "+shares(before.Quantity.Exact())+" = "+gbp(cost),
-			"pool after: "+shares(after.Quantity.Exact())+" costing "+gbp(after.Cost.Exact()))
+			"Section 104 pool before: "+shares(before.Quantity)+" costing "+gbp(before.Cost)+
+				" (average "+gbpExact(*m.AverageCost)+" a share) ("+RefSection104+")",
+			"cost = "+shares(q)+" × "+gbp(before.Cost)+" ÷ "+shares(before.Quantity)+" = "+gbp(m.Cost),
+			"pool after: "+shares(after.Quantity)+" costing "+gbp(after.Cost))
 	}
-	if sale := m.disposal; !q.Equal(sale.Quantity.Exact()) {
-		saleQty := sale.Quantity.Exact()
+	if sale := m.disposal; !numOfDecimal(q).equal(numOfDecimal(sale.Quantity)) {
 		out = append(out,
-			"proceeds = "+shares(q)+" × "+gbp(sale.Proceeds.Exact())+" ÷ "+shares(saleQty)+" = "+gbp(proceeds),
-			"sale fees = "+shares(q)+" × "+gbp(sale.SaleFees.Exact())+" ÷ "+shares(saleQty)+" = "+gbp(fees))
+			"proceeds = "+shares(q)+" × "+gbp(sale.Proceeds)+" ÷ "+shares(sale.Quantity)+" = "+gbp(m.Proceeds),
+			"sale fees = "+shares(q)+" × "+gbp(sale.SaleFees)+" ÷ "+shares(sale.Quantity)+" = "+gbp(m.SaleFees))
 	}
-	return append(out, "gain = "+gbp(proceeds)+" − "+gbp(fees)+" − "+gbp(cost)+" = "+gbp(proceeds.Sub(fees).Sub(cost)))
+	gain := numOfMoney(m.Proceeds).sub(numOfMoney(m.SaleFees)).sub(numOfMoney(m.Cost)).money()
+	return append(out, "gain = "+gbp(m.Proceeds)+" − "+gbp(m.SaleFees)+" − "+gbp(m.Cost)+" = "+gbp(gain))
 }
 
 // shares writes a share count with its unit.
-func shares(d decimal.Decimal) string {
-	if d.Equal(decimal.NewFromInt(1)) {
+func shares(d model.Decimal) string {
+	if numOfDecimal(d).equal(numInt(1)) {
 		return "1 share"
 	}
 	return qty(d) + " shares"
 }
 
 // qty writes an exact quantity with thousands separators.
-func qty(d decimal.Decimal) string { return group(d.String()) }
+func qty(d model.Decimal) string { return group(d.String()) }
 
-// gbp writes a GBP amount rounded to pence, half away from zero, with separators.
-func gbp(d decimal.Decimal) string { return sign(d) + "£" + group(d.Abs().StringFixed(2)) }
+// gbp writes a GBP amount rounded to pence, half away from zero, with separators; the sign
+// is the exact amount's, so a loss under a halfpenny reads −£0.00.
+func gbp(m model.Money) string {
+	return sign(m.Sign()) + "£" + group(strings.TrimPrefix(m.String(), "-"))
+}
 
 // gbpExact writes a GBP amount at its own precision.
-func gbpExact(d decimal.Decimal) string { return sign(d) + "£" + group(d.Abs().String()) }
+func gbpExact(d model.Decimal) string {
+	return sign(d.Sign()) + "£" + group(strings.TrimPrefix(d.String(), "-"))
+}
 
-func sign(d decimal.Decimal) string {
-	if d.Sign() < 0 {
+func sign(s int) string {
+	if s < 0 {
 		return "−"
 	}
 	return ""

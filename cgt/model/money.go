@@ -51,6 +51,9 @@ func (m Money) appendFixed(b []byte) []byte {
 	return append(b, m.v.decimal().StringFixed(MoneyPlaces)...)
 }
 
+// Sign returns −1, 0 or 1 for the exact (unrounded) value.
+func (m Money) Sign() int { return m.v.sign() }
+
 // IsZero reports whether the rounded value is zero.
 func (m Money) IsZero() bool {
 	if r, ok := m.v.round(MoneyPlaces); ok {
