@@ -5,6 +5,7 @@ import (
 	"runtime"
 
 	"github.com/cgt-tools/cgt/cgt/internal/fanout"
+	"github.com/cgt-tools/cgt/cgt/internal/fresh"
 	"github.com/cgt-tools/cgt/cgt/model"
 )
 
@@ -85,7 +86,7 @@ func parseParts(file string, src []byte, parts []part) ([]model.Transaction, err
 		caps[k] = pt.capacity(src)
 		total += caps[k]
 	}
-	all := make([]model.Transaction, total)
+	all := fresh.Slice[model.Transaction](total, len(parts))
 	got := make([][]model.Transaction, len(parts))
 	errs := make([]*model.Error, len(parts))
 	offs := make([]int, len(parts))

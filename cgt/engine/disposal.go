@@ -230,7 +230,7 @@ type block[T any] struct{ buf []T }
 func (b *block[T]) take(n int) []T {
 	if n > cap(b.buf)-len(b.buf) {
 		b.buf = make([]T, 0, max(n, min(2*cap(b.buf), blockSize), 4))
-		clear(b.buf[:cap(b.buf)]) // map its pages for writing now: see touch
+		clear(b.buf[:cap(b.buf)]) // map its pages for writing now (see package fresh)
 	}
 	lo := len(b.buf)
 	b.buf = b.buf[:lo+n]

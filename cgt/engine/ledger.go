@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/cgt-tools/cgt/cgt/internal/fanout"
+	"github.com/cgt-tools/cgt/cgt/internal/fresh"
 	"github.com/cgt-tools/cgt/cgt/model"
 )
 
@@ -144,17 +145,6 @@ func mergeNames(shards []shard) []string {
 	return names
 }
 
-// touch writes zeros over fresh memory, in parts at once, so that its pages are mapped for
-// writing from the start. Otherwise a collection that scans the still-untouched memory maps
-// the kernel's shared zero page there, and the first real write to each page must replace
-// that mapping, which makes the kernel interrupt every other processor running the program
-// to flush a stale translation: slower than the plain fault by several times.
-func touch[T any](s []T, parts int) {
-	fanout.Each(parts, func(w int) {
-		clear(s[len(s)*w/parts : len(s)*(w+1)/parts])
-	})
-}
-
 // saleKey packs a sale's date and ticker number so that keys sort by date, then ticker.
 func saleKey(d model.Date, ticker int32) int64 { return int64(d)<<32 | int64(ticker) }
 
@@ -255,8 +245,7 @@ func placeDisposals(shards []shard, tickers int) placement {
 		_, id := splitSaleKey(k)
 		counts[id]++
 	}
-	p := placement{all: make([]Disposal, len(keys)), slots: make([][]int32, tickers)}
-	touch(p.all, len(shards))
+	p := placement{all: fresh.Slice[Disposal](len(keys), len(shards)), slots: make([][]int32, tickers)}
 	backing := make([]int32, len(keys))
 	start := int32(0)
 	for i, n := range counts {
