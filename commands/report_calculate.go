@@ -59,21 +59,8 @@ func reportCalculate(_ context.Context, deps *registry.Deps, a ReportCalculateAr
 		rep.TaxYears = []engine.TaxYear{yearOrEmpty(rep, year)}
 		warnings = append(warnings, projectedWarning(year)...)
 	}
-	fillSteps(rep)
+	rep.WriteSteps() // every rendering, not only JSON, carries the arithmetic
 	return rep, warnings, nil
-}
-
-// fillSteps writes out every match's arithmetic, which the engine builds on demand, so that
-// every rendering (not only JSON) carries it.
-func fillSteps(rep *engine.Report) {
-	for i := range rep.TaxYears {
-		for j := range rep.TaxYears[i].Disposals {
-			ms := rep.TaxYears[i].Disposals[j].Matches
-			for k := range ms {
-				ms[k].Steps = ms[k].Explain()
-			}
-		}
-	}
 }
 
 func parseLosses(s string) (decimal.Decimal, error) {

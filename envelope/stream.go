@@ -7,27 +7,29 @@ import (
 	"encoding/json"
 	"io"
 	"reflect"
+	"runtime"
 	"strings"
+	"sync"
 )
 
 // WriteIndent writes a result exactly as MarshalIndent renders it, without holding the whole
 // text in memory: the envelope and the outer levels of its data are written field by field and
 // element by element, and only values nested deeper (one disposal, one pool) are encoded whole.
 // A report of a million-line ledger is about a gigabyte of JSON; written this way its output
-// needs memory for one element at a time.
+// needs memory for a few elements at a time. The elements of a long list are encoded by
+// one goroutine per processor, a round of them at a time, and written in order.
 //
 // If a value fails to encode, WriteIndent stops and returns the error; what was written before
 // stays written. Callers that must not emit a partial document write to a buffer or a
 // temporary file first.
 func WriteIndent(w io.Writer, r Result) error {
-	s := &streamer{w: bufio.NewWriterSize(w, 64<<10)}
-	s.enc = json.NewEncoder(&s.buf)
-	s.enc.SetEscapeHTML(false)
+	bw := bufio.NewWriterSize(w, 64<<10)
+	s := newStreamer(bw)
 	s.value(reflect.ValueOf(r), 0, 0)
 	if s.err == nil {
 		s.write("\n")
 	}
-	if err := s.w.Flush(); s.err == nil {
+	if err := bw.Flush(); s.err == nil {
 		s.err = err
 	}
 	return s.err
@@ -40,10 +42,23 @@ func WriteIndent(w io.Writer, r Result) error {
 const walkDepth = 3
 
 type streamer struct {
-	w   *bufio.Writer
+	w   output
 	buf bytes.Buffer
 	enc *json.Encoder
 	err error
+}
+
+// output is where a streamer writes: the caller's buffered writer, or a worker's buffer.
+type output interface {
+	io.Writer
+	io.StringWriter
+}
+
+func newStreamer(w output) *streamer {
+	s := &streamer{w: w}
+	s.enc = json.NewEncoder(&s.buf)
+	s.enc.SetEscapeHTML(false)
+	return s
 }
 
 func (s *streamer) write(str string) {
@@ -111,16 +126,94 @@ func (s *streamer) array(v reflect.Value, level, depth int) {
 		s.write("[]")
 		return
 	}
-	inner := indent(level + 1)
 	s.write("[\n")
-	for i := 0; i < v.Len() && s.err == nil; i++ {
-		if i > 0 {
-			s.write(",\n")
+	if workers := runtime.GOMAXPROCS(0); workers > 1 && v.Len() >= parallelElems && encodedWhole(v.Type().Elem(), depth) {
+		s.elementsAtOnce(v, level, depth, workers)
+	} else {
+		for i := 0; i < v.Len() && s.err == nil; i++ {
+			s.element(v, i, level, depth)
 		}
-		s.write(inner)
-		s.value(v.Index(i), level+1, depth)
 	}
 	s.write("\n" + indent(level) + "]")
+}
+
+// element writes the i-th element of array v, after the separator if it is not the first.
+func (s *streamer) element(v reflect.Value, i, level, depth int) {
+	if i > 0 {
+		s.write(",\n")
+	}
+	s.write(indent(level + 1))
+	s.value(v.Index(i), level+1, depth)
+}
+
+// parallelElems is the length from which an array's elements are encoded by several
+// goroutines; perWorker is how many each encodes in one round.
+const (
+	parallelElems = 256
+	perWorker     = 128
+)
+
+// elementsAtOnce writes the elements of a long array, encoding them in rounds of perWorker
+// elements per worker, each worker into its own buffer, and writing the buffers in order.
+// Each element is written exactly as element writes it, so the output is the same as the
+// one-by-one loop's; an element that fails to encode stops the output where the loop would
+// have stopped.
+func (s *streamer) elementsAtOnce(v reflect.Value, level, depth, workers int) {
+	ws := make([]*streamer, workers)
+	for w := range ws {
+		ws[w] = newStreamer(&bytes.Buffer{})
+	}
+	for lo := 0; lo < v.Len() && s.err == nil; lo += workers * perWorker {
+		var wg sync.WaitGroup
+		for w := range ws {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				ws[w].encodeRange(v, lo+w*perWorker, min(lo+(w+1)*perWorker, v.Len()), level, depth)
+			}()
+		}
+		wg.Wait()
+		for w := range ws {
+			buf := ws[w].w.(*bytes.Buffer)
+			s.writeBytes(buf.Bytes())
+			if ws[w].err != nil && s.err == nil {
+				s.err = ws[w].err
+			}
+		}
+	}
+}
+
+// encodeRange encodes elements [lo, hi) into the worker's buffer, from scratch, stopping at
+// the first that fails.
+func (s *streamer) encodeRange(v reflect.Value, lo, hi, level, depth int) {
+	s.w.(*bytes.Buffer).Reset()
+	s.err = nil
+	for i := lo; i < hi && s.err == nil; i++ {
+		s.element(v, i, level, depth)
+	}
+}
+
+func (s *streamer) writeBytes(b []byte) {
+	if s.err == nil {
+		_, s.err = s.w.Write(b)
+	}
+}
+
+// encodedWhole reports whether every element of type t at this depth is handed to
+// encoding/json whole (see value), which makes elements independent of one another.
+func encodedWhole(t reflect.Type, depth int) bool {
+	for t.Kind() == reflect.Pointer && !marshals(t) {
+		t = t.Elem()
+	}
+	switch {
+	case t.Kind() == reflect.Interface:
+		return false
+	case t.Kind() == reflect.Struct && depth < walkDepth && walkable(t):
+		return false
+	case t.Kind() == reflect.Slice && walkable(t.Elem()):
+		return false
+	}
+	return true
 }
 
 // whole encodes v with encoding/json, indented to sit at the given level. An addressable

@@ -3,6 +3,8 @@ package envelope
 import (
 	"bytes"
 	"errors"
+	"runtime"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -119,3 +121,83 @@ func TestWriteIndentStopsAtTheFirstError(t *testing.T) {
 		t.Errorf("MarshalIndent of an unencodable result should be a failure envelope: %s", out)
 	}
 }
+
+type item struct {
+	N    int    `json:"n"`
+	Name string `json:"name,omitempty"`
+}
+
+type failAt struct{ N, Bad int }
+
+func (f failAt) MarshalJSON() ([]byte, error) {
+	if f.N == f.Bad {
+		return nil, errors.New("element cannot be encoded")
+	}
+	return []byte(`{"n":` + strconv.Itoa(f.N) + `}`), nil
+}
+
+// Long arrays are encoded by several goroutines; the document must not change, and an
+// element that fails must stop the output exactly where the one-by-one loop stops.
+func TestWriteIndentLongArrays(t *testing.T) {
+	const n = 1000
+	type year struct {
+		Items []item `json:"items"`
+	}
+	type doc struct {
+		Years  []year         `json:"years"`
+		Leaves []leaf         `json:"leaves"`
+		Ptrs   []*leaf        `json:"ptrs"`
+		PMs    []ptrMarshaler `json:"pms"`
+	}
+	var d doc
+	d.Years = make([]year, 3)
+	for y := range d.Years {
+		for i := range n + y*perWorker {
+			d.Years[y].Items = append(d.Years[y].Items, item{N: i, Name: strings.Repeat("x", i%5)})
+		}
+	}
+	for i := range n {
+		d.Leaves = append(d.Leaves, leaf{A: strconv.Itoa(i), C: []int{i}})
+		p := &leaf{A: "p"}
+		if i%3 == 0 {
+			p = nil
+		}
+		d.Ptrs = append(d.Ptrs, p)
+		d.PMs = append(d.PMs, ptrMarshaler{i})
+	}
+	want, _ := marshal(Success(d, nil), "  ")
+	var got bytes.Buffer
+	if err := WriteIndent(&got, Success(d, nil)); err != nil {
+		t.Fatal(err)
+	}
+	if got.String() != string(want) {
+		t.Fatalf("streamed output differs from encoding/json (%d vs %d bytes)", got.Len(), len(want))
+	}
+
+	type wrap struct {
+		F failAt `json:"f"`
+	}
+	type fyear struct {
+		Items []wrap `json:"items"`
+	}
+	fails := struct {
+		Years []fyear `json:"years"`
+	}{Years: []fyear{{}}}
+	for i := range n {
+		fails.Years[0].Items = append(fails.Years[0].Items, wrap{failAt{N: i, Bad: 700}})
+	}
+	var one, many bytes.Buffer
+	prev := runtime.GOMAXPROCS(1)
+	err1 := WriteIndent(&one, Success(fails, nil))
+	runtime.GOMAXPROCS(max(prev, 2))
+	errN := WriteIndent(&many, Success(fails, nil))
+	runtime.GOMAXPROCS(prev)
+	if err1 == nil || errN == nil || err1.Error() != errN.Error() {
+		t.Fatalf("errors: one by one %v, at once %v", err1, errN)
+	}
+	if one.String() != many.String() || !strings.Contains(one.String(), `"n": 699`) || strings.Contains(one.String(), `"n": 700`) {
+		t.Errorf("partial outputs differ or stop in the wrong place:\n%s\n---\n%s", tail(one.String()), tail(many.String()))
+	}
+}
+
+func tail(s string) string { return s[max(0, len(s)-200):] }

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -356,6 +357,45 @@ func TestStepsAndJSON(t *testing.T) {
 		if !strings.Contains(string(raw), key) {
 			t.Errorf("JSON lacks %s", key)
 		}
+	}
+}
+
+// WriteSteps shares a large year's disposals among goroutines; every match must get exactly
+// the lines Explain writes for it, and JSON must not change.
+func TestWriteStepsMatchesExplain(t *testing.T) {
+	txns := generateLedger(genOptions{n: 40_000, tickers: 50, events: true, seed: 3})
+	rep, err := Calculate(txns, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	before, _ := json.Marshal(rep)
+	var want [][]string
+	big := false
+	for _, y := range rep.TaxYears {
+		big = big || len(y.Disposals) >= stepsParallelMin
+		for _, d := range y.Disposals {
+			for _, m := range d.Matches {
+				want = append(want, m.Explain())
+			}
+		}
+	}
+	if !big {
+		t.Fatal("no tax year is large enough to share out; enlarge the ledger")
+	}
+	rep.WriteSteps()
+	i := 0
+	for _, y := range rep.TaxYears {
+		for _, d := range y.Disposals {
+			for _, m := range d.Matches {
+				if len(m.Steps) == 0 || !slices.Equal(m.Steps, want[i]) {
+					t.Fatalf("match %d: steps %q, want %q", i, m.Steps, want[i])
+				}
+				i++
+			}
+		}
+	}
+	if after, _ := json.Marshal(rep); string(after) != string(before) {
+		t.Error("JSON changed once the steps were written")
 	}
 }
 

@@ -2,7 +2,10 @@ package engine
 
 import (
 	"encoding/json"
+	"runtime"
 	"strings"
+
+	"github.com/cgt-tools/cgt/cgt/internal/fanout"
 
 	"github.com/cgt-tools/cgt/cgt/model"
 )
@@ -32,6 +35,30 @@ func (m *Match) Explain() []string {
 	}
 	return m.lines()
 }
+
+// WriteSteps sets every match's Steps from Explain, so that renderings other than JSON carry
+// them too. A large report's disposals are shared out among the processors: each match's
+// lines depend only on its own figures.
+func (r *Report) WriteSteps() {
+	for i := range r.TaxYears {
+		ds := r.TaxYears[i].Disposals
+		parts := 1
+		if len(ds) >= stepsParallelMin {
+			parts = runtime.GOMAXPROCS(0)
+		}
+		fanout.Each(parts, func(w int) {
+			for j := len(ds) * w / parts; j < len(ds)*(w+1)/parts; j++ {
+				ms := ds[j].Matches
+				for k := range ms {
+					ms[k].Steps = ms[k].Explain()
+				}
+			}
+		})
+	}
+}
+
+// stepsParallelMin is the number of disposals in a tax year worth sharing out.
+const stepsParallelMin = 2000
 
 // MarshalJSON writes the match with its Steps filled in.
 func (m Match) MarshalJSON() ([]byte, error) {
