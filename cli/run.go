@@ -145,39 +145,53 @@ func (o *Options) set(key, val string) *envelope.Error {
 	return nil
 }
 
-// emit renders the result, writes it to stdout (or --out) and returns the exit code.
+// emit renders the result, writes it to stdout (or --out) and returns the exit code. A
+// successful result is written as it is rendered (see stream); a failure is rendered whole.
 func emit(f *Factory, opts Options, cmd registry.Command, res envelope.Result) int {
-	if opts.Output == "json" && res.OK {
-		return emitJSON(f, opts, res)
-	}
-	out, res := render(opts, res)
-	if opts.Out != "" && res.OK {
-		if err := atomicfile.Write(opts.Out, []byte(out), 0o644); err != nil {
-			res = outFailure(opts, err, res.Warnings)
-			out, _ = render(Options{Output: opts.Output}, res)
-		} else {
-			fmt.Fprintf(f.Stderr, "Written to: %s\n", opts.Out)
-			out = ""
+	if res.OK {
+		if write := streamWriter(opts, res); write != nil {
+			return stream(f, opts, res, write)
 		}
 	}
+	out, res := render(opts, res)
 	fmt.Fprint(f.Stdout, out)
 	return exitCode(res)
 }
 
-// emitJSON streams a successful result's JSON to stdout or --out rather than building the
-// whole text first: a large report's JSON runs to hundreds of megabytes.
-func emitJSON(f *Factory, opts Options, res envelope.Result) int {
+// streamWriter returns how to write a successful result in the chosen format, or nil when the
+// result is to be rendered as an error instead (a --fields name that no record has).
+func streamWriter(opts Options, res envelope.Result) func(io.Writer) error {
+	recs := records.Of(res.Data)
+	switch opts.Output {
+	case "json":
+		return func(w io.Writer) error { return envelope.WriteIndent(w, res) }
+	case "text":
+		return func(w io.Writer) error { return records.WriteText(w, recs, res.Warnings) }
+	}
+	if opts.Fields != nil {
+		if unknown, _ := records.CheckFields(recs, opts.Fields); len(unknown) > 0 {
+			return nil
+		}
+	}
+	ro := records.Options{Fields: opts.Fields, MaxRecords: opts.MaxRecords, MaxChars: opts.MaxChars}
+	return func(w io.Writer) error { return records.Write(w, opts.Output, recs, res.Warnings, ro) }
+}
+
+// stream writes a successful result to stdout or, atomically, to --out as it is rendered
+// rather than building the whole text first: a large report runs to hundreds of megabytes
+// in any format.
+func stream(f *Factory, opts Options, res envelope.Result, write func(io.Writer) error) int {
 	if opts.Out == "" {
-		if err := envelope.WriteIndent(f.Stdout, res); err != nil {
+		if err := write(f.Stdout); err != nil {
 			fmt.Fprintf(f.Stderr, "error (%s): the output stopped part-way: %v\n", envelope.InternalError, err)
 			return envelope.InternalError.ExitCode()
 		}
 		return ExitOK
 	}
-	write := func(w io.Writer) error { return envelope.WriteIndent(w, res) }
 	if err := atomicfile.WriteFunc(opts.Out, 0o644, write); err != nil {
 		fail := outFailure(opts, err, res.Warnings)
-		fmt.Fprint(f.Stdout, string(envelope.MarshalIndent(fail)))
+		out, _ := render(Options{Output: opts.Output}, fail)
+		fmt.Fprint(f.Stdout, out)
 		return exitCode(fail)
 	}
 	fmt.Fprintf(f.Stderr, "Written to: %s\n", opts.Out)
@@ -206,20 +220,23 @@ func render(opts Options, res envelope.Result) (string, envelope.Result) {
 		if !res.OK {
 			return textError(res), res
 		}
-		return records.Text(records.From(res.Data), res.Warnings), res
+		var b strings.Builder
+		_ = records.WriteText(&b, records.Of(res.Data), res.Warnings)
+		return b.String(), res
 	}
 	if !res.OK {
 		return records.RenderError(string(res.Error.Code), res.Error.Message, res.Warnings), res
 	}
-	recs := records.From(res.Data)
+	recs := records.Of(res.Data)
 	if unknown, avail := records.CheckFields(recs, opts.Fields); len(unknown) > 0 {
 		bad := envelope.Errorf(envelope.UsageError, "Available fields: "+strings.Join(avail, ","), "unknown field(s) in --fields: %s", strings.Join(unknown, ","))
 		bad = bad.With("available", avail)
 		res = envelope.Failure(bad, res.Warnings)
 		return records.RenderError(string(bad.Code), bad.Message+" ("+bad.Hint+")", res.Warnings), res
 	}
-	out, _ := records.Render(opts.Output, recs, res.Warnings, records.Options{Fields: opts.Fields, MaxRecords: opts.MaxRecords, MaxChars: opts.MaxChars})
-	return out, res
+	var b strings.Builder
+	_ = records.Write(&b, opts.Output, recs, res.Warnings, records.Options{Fields: opts.Fields, MaxRecords: opts.MaxRecords, MaxChars: opts.MaxChars})
+	return b.String(), res
 }
 
 func textError(res envelope.Result) string {

@@ -3,7 +3,9 @@ package records
 import (
 	"encoding/json"
 	"fmt"
+	"iter"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -24,26 +26,40 @@ import (
 //
 // Rows nested in rows follow their parent and inherit the entity, period, timestamp and source
 // they do not set themselves. Nested structs that are not rows flatten into dotted keys.
-func From(v any) []Record {
-	if a, ok := v.(Adapter); ok {
-		return a.Records()
-	}
-	rv := reflect.ValueOf(v)
-	for rv.Kind() == reflect.Pointer {
-		if rv.IsNil() {
-			return nil
+func From(v any) []Record { return slices.Collect(Of(v)) }
+
+// Of is From as a sequence: it derives each record as it is reached, so a consumer that
+// writes records out holds one at a time. It may be ranged over more than once.
+func Of(v any) iter.Seq[Record] {
+	return func(yield func(Record) bool) {
+		if a, ok := v.(Adapter); ok {
+			for _, r := range a.Records() {
+				if !yield(r) {
+					return
+				}
+			}
+			return
 		}
-		rv = rv.Elem()
+		rv := reflect.ValueOf(v)
+		for rv.Kind() == reflect.Pointer {
+			if rv.IsNil() {
+				return
+			}
+			rv = rv.Elem()
+		}
+		if rv.Kind() != reflect.Struct {
+			return
+		}
+		kind := topKind(rv.Type())
+		if kind == "" {
+			childRows(rv, Record{}, 0, yield)
+			return
+		}
+		top := makeRecord(rv, kind, Record{}, 0)
+		if yield(top) {
+			childRows(rv, top, 1, yield)
+		}
 	}
-	if rv.Kind() != reflect.Struct {
-		return nil
-	}
-	kind := topKind(rv.Type())
-	if kind == "" {
-		return childRows(rv, Record{}, 0)
-	}
-	top := makeRecord(rv, kind, Record{}, 0)
-	return append([]Record{top}, childRows(rv, top, 1)...)
 }
 
 func topKind(t reflect.Type) string {
@@ -55,9 +71,9 @@ func topKind(t reflect.Type) string {
 	return ""
 }
 
-// childRows walks the row slices of a struct value, depth-first.
-func childRows(rv reflect.Value, parent Record, depth int) []Record {
-	var out []Record
+// childRows yields the rows of a struct value, depth-first; it reports false once yield has
+// asked to stop.
+func childRows(rv reflect.Value, parent Record, depth int, yield func(Record) bool) bool {
 	for _, f := range fieldsOf(rv) {
 		kind, ok := strings.CutPrefix(f.tag, "rows=")
 		if !ok {
@@ -65,11 +81,12 @@ func childRows(rv reflect.Value, parent Record, depth int) []Record {
 		}
 		for _, el := range rowValues(f.val) {
 			rec := makeRecord(el, kind, parent, depth)
-			out = append(out, rec)
-			out = append(out, childRows(el, rec, depth+1)...)
+			if !yield(rec) || !childRows(el, rec, depth+1, yield) {
+				return false
+			}
 		}
 	}
-	return out
+	return true
 }
 
 // rowValues lists the structs a rows= field holds: the elements of a slice, or the field

@@ -1,8 +1,12 @@
 package records
 
 import (
+	"bufio"
 	"encoding/json"
 	"fmt"
+	"io"
+	"iter"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -18,9 +22,9 @@ type Options struct {
 var Formats = []string{"compact", "schema", "records"}
 
 // CheckFields returns the requested field names that no record has, and the names available.
-func CheckFields(recs []Record, want []string) (unknown, available []string) {
+func CheckFields(recs iter.Seq[Record], want []string) (unknown, available []string) {
 	seen := map[string]bool{}
-	for _, r := range recs {
+	for r := range recs {
 		for _, f := range r.Fields {
 			if !seen[f.Key] {
 				seen[f.Key] = true
@@ -38,23 +42,34 @@ func CheckFields(recs []Record, want []string) (unknown, available []string) {
 
 // Render writes records in a dense format, then the truncation line and the warnings.
 func Render(format string, recs []Record, warnings []string, opt Options) (string, error) {
+	var b strings.Builder
+	err := Write(&b, format, slices.Values(recs), warnings, opt)
+	return b.String(), err
+}
+
+// Write is Render to w for a sequence of records, holding one record at a time: a large
+// result's records need not fit in memory. recs may be ranged over more than once (the schema
+// format reads them once for its columns, and a cut output counts the records it leaves out).
+// Nothing is written for an unknown format.
+func Write(w io.Writer, format string, recs iter.Seq[Record], warnings []string, opt Options) error {
 	recs = withFields(recs, opt.Fields)
-	var lines []string
+	header := ""
+	var line func(Record) string
 	switch format {
 	case "compact":
-		lines = compactLines(recs, opt.Fields)
+		line = func(r Record) string { return compactLine(r, opt.Fields) }
 	case "schema":
-		lines = schemaLines(recs, opt.Fields)
+		sc := newSchema(recs, opt.Fields)
+		if sc.any {
+			header, line = sc.header(), sc.row
+		}
 	case "records":
-		lines = jsonLines(recs, opt.Fields)
+		ids := map[string]int{}
+		line = func(r Record) string { return jsonLine(ids, r, opt.Fields) }
 	default:
-		return "", fmt.Errorf("unknown format %q (formats: %s)", format, strings.Join(Formats, ", "))
+		return fmt.Errorf("unknown format %q (formats: %s)", format, strings.Join(Formats, ", "))
 	}
-	header := 0
-	if format == "schema" && len(lines) > 0 {
-		header = 1
-	}
-	return finish(lines, header, warnings, opt), nil
+	return finish(w, header, recs, line, warnings, opt)
 }
 
 // RenderError writes a failed result in a dense format: the error line, then the warnings.
@@ -67,48 +82,54 @@ func RenderError(code, message string, warnings []string) string {
 	return b.String()
 }
 
-// finish applies the record and character limits at record boundaries and appends the
-// truncation notice and the warnings, which are never cut.
-func finish(lines []string, header int, warnings []string, opt Options) string {
-	var b strings.Builder
-	total := len(lines) - header
-	kept := 0
-	for i, l := range lines {
-		isRow := i >= header
-		if isRow && opt.MaxRecords > 0 && kept >= opt.MaxRecords {
-			break
-		}
-		if isRow && opt.MaxChars > 0 && b.Len()+len(l)+1 > opt.MaxChars && kept > 0 {
-			break
-		}
-		b.WriteString(l)
-		b.WriteByte('\n')
-		if isRow {
-			kept++
-		}
+// finish writes the header, then a line per record within the record and character limits
+// (cutting at a record boundary), the truncation notice and the warnings, which are never cut.
+func finish(w io.Writer, header string, recs iter.Seq[Record], line func(Record) string, warnings []string, opt Options) error {
+	bw := bufio.NewWriterSize(w, 64<<10)
+	written := 0
+	put := func(s string) {
+		n, _ := bw.WriteString(s)
+		written += n
 	}
-	if kept < total {
-		fmt.Fprintf(&b, "truncated|%d more records\n", total-kept)
+	if header != "" {
+		put(header + "\n")
+	}
+	kept, left := 0, 0
+	for r := range recs {
+		if left > 0 || opt.MaxRecords > 0 && kept >= opt.MaxRecords {
+			left++
+			continue
+		}
+		l := line(r)
+		if opt.MaxChars > 0 && written+len(l)+1 > opt.MaxChars && kept > 0 {
+			left++
+			continue
+		}
+		put(l + "\n")
+		kept++
+	}
+	if left > 0 {
+		put(fmt.Sprintf("truncated|%d more records\n", left))
 	}
 	for _, w := range warnings {
-		b.WriteString("warning|" + Escape(w) + "\n")
+		put("warning|" + Escape(w) + "\n")
 	}
-	return b.String()
+	return bw.Flush()
 }
 
 // withFields keeps, when fields are named, only the records that have at least one of them:
 // asking for gain should not list every pool event.
-func withFields(recs []Record, fields []string) []Record {
+func withFields(recs iter.Seq[Record], fields []string) iter.Seq[Record] {
 	if fields == nil {
 		return recs
 	}
-	out := make([]Record, 0, len(recs))
-	for _, r := range recs {
-		if len(selected(r, fields)) > 0 {
-			out = append(out, r)
+	return func(yield func(Record) bool) {
+		for r := range recs {
+			if len(selected(r, fields)) > 0 && !yield(r) {
+				return
+			}
 		}
 	}
-	return out
 }
 
 // selected returns the fields a dense rendering shows: those named, in that order, or else
@@ -132,80 +153,87 @@ func selected(r Record, fields []string) []Field {
 	return out
 }
 
-// compactLines: ENTITY|KIND|PERIOD|TIMESTAMP|k=v|...|src=SOURCE, structural segments only
+// compactLine: ENTITY|KIND|PERIOD|TIMESTAMP|k=v|...|src=SOURCE, structural segments only
 // when set.
-func compactLines(recs []Record, fields []string) []string {
-	lines := make([]string, 0, len(recs))
-	for _, r := range recs {
-		var b strings.Builder
-		b.WriteString(Escape(r.Entity) + "|" + Escape(r.Kind))
-		if r.Period != "" {
-			b.WriteString("|" + Escape(r.Period))
-		}
-		if r.Timestamp != "" {
-			b.WriteString("|" + Escape(r.Timestamp))
-		}
-		for _, f := range selected(r, fields) {
-			b.WriteString("|" + EscapeKey(f.Key) + "=" + Escape(f.Value))
-		}
-		if r.Source != "" {
-			b.WriteString("|src=" + Escape(r.Source))
-		}
-		lines = append(lines, b.String())
+func compactLine(r Record, fields []string) string {
+	var b strings.Builder
+	b.WriteString(Escape(r.Entity) + "|" + Escape(r.Kind))
+	if r.Period != "" {
+		b.WriteString("|" + Escape(r.Period))
 	}
-	return lines
+	if r.Timestamp != "" {
+		b.WriteString("|" + Escape(r.Timestamp))
+	}
+	for _, f := range selected(r, fields) {
+		b.WriteString("|" + EscapeKey(f.Key) + "=" + Escape(f.Value))
+	}
+	if r.Source != "" {
+		b.WriteString("|src=" + Escape(r.Source))
+	}
+	return b.String()
 }
 
-// schemaLines: one schema line naming the columns, then one row line per record. Structural
-// columns (entity, kind, period, timestamp, src) come first and appear only when some record
-// has them; --fields order wins for the field columns. A row stops at its last non-empty
-// cell: the missing cells are empty.
-func schemaLines(recs []Record, fields []string) []string {
-	if len(recs) == 0 {
-		return nil
+// schema lays out the schema format: one schema line naming the columns, then one row line
+// per record. Structural columns (entity, kind, period, timestamp, src) come first and appear
+// only when some record has them; --fields order wins for the field columns. A row stops at
+// its last non-empty cell: the missing cells are empty.
+type schema struct {
+	any, period, time, src bool
+	cols                   []string
+}
+
+// newSchema reads the records once for the columns.
+func newSchema(recs iter.Seq[Record], fields []string) schema {
+	sc := schema{cols: fields}
+	var dense denseColumns
+	for r := range recs {
+		sc.any = true
+		sc.period = sc.period || r.Period != ""
+		sc.time = sc.time || r.Timestamp != ""
+		sc.src = sc.src || r.Source != ""
+		if fields == nil {
+			dense.add(r)
+		}
 	}
-	hasPeriod, hasTime, hasSrc := false, false, false
-	for _, r := range recs {
-		hasPeriod = hasPeriod || r.Period != ""
-		hasTime = hasTime || r.Timestamp != ""
-		hasSrc = hasSrc || r.Source != ""
+	if fields == nil {
+		sc.cols = dense.cols
 	}
-	cols := fields
-	if cols == nil {
-		cols = denseColumns(recs)
-	}
+	return sc
+}
+
+func (sc schema) header() string {
 	head := []string{"schema", "entity", "kind"}
-	if hasPeriod {
+	if sc.period {
 		head = append(head, "period")
 	}
-	if hasTime {
+	if sc.time {
 		head = append(head, "timestamp")
 	}
-	if hasSrc {
+	if sc.src {
 		head = append(head, "src")
 	}
-	for _, c := range cols {
+	for _, c := range sc.cols {
 		head = append(head, EscapeKey(c))
 	}
-	lines := []string{strings.Join(head, "|")}
-	for _, r := range recs {
-		row := []string{"row", Escape(r.Entity), Escape(r.Kind)}
-		if hasPeriod {
-			row = append(row, Escape(r.Period))
-		}
-		if hasTime {
-			row = append(row, Escape(r.Timestamp))
-		}
-		if hasSrc {
-			row = append(row, Escape(r.Source))
-		}
-		for _, c := range cols {
-			v, _ := r.Get(c)
-			row = append(row, Escape(v))
-		}
-		lines = append(lines, strings.Join(trimEmpty(row), "|"))
+	return strings.Join(head, "|")
+}
+
+func (sc schema) row(r Record) string {
+	row := []string{"row", Escape(r.Entity), Escape(r.Kind)}
+	if sc.period {
+		row = append(row, Escape(r.Period))
 	}
-	return lines
+	if sc.time {
+		row = append(row, Escape(r.Timestamp))
+	}
+	if sc.src {
+		row = append(row, Escape(r.Source))
+	}
+	for _, c := range sc.cols {
+		v, _ := r.Get(c)
+		row = append(row, Escape(v))
+	}
+	return strings.Join(trimEmpty(row), "|")
 }
 
 // trimEmpty drops trailing empty cells.
@@ -217,34 +245,33 @@ func trimEmpty(row []string) []string {
 	return row[:n]
 }
 
-// denseColumns lists every non-prose field name in first-appearance order.
-func denseColumns(recs []Record) []string {
-	var cols []string
-	seen := map[string]bool{}
-	for _, r := range recs {
-		for _, f := range r.Fields {
-			if f.Type != "prose" && !seen[f.Key] {
-				seen[f.Key] = true
-				cols = append(cols, f.Key)
-			}
-		}
-	}
-	return cols
+// denseColumns collects every non-prose field name in first-appearance order.
+type denseColumns struct {
+	cols []string
+	seen map[string]bool
 }
 
-// jsonLines: one JSON object per record with a stable, unique chunk id.
-func jsonLines(recs []Record, fields []string) []string {
-	ids := map[string]int{}
-	lines := make([]string, 0, len(recs))
-	for _, r := range recs {
-		id := chunkID(r)
-		ids[id]++
-		if n := ids[id]; n > 1 {
-			id += "#" + strconv.Itoa(n)
-		}
-		lines = append(lines, jsonRecord(id, r, selected(r, fields)))
+func (d *denseColumns) add(r Record) {
+	if d.seen == nil {
+		d.seen = map[string]bool{}
 	}
-	return lines
+	for _, f := range r.Fields {
+		if f.Type != "prose" && !d.seen[f.Key] {
+			d.seen[f.Key] = true
+			d.cols = append(d.cols, f.Key)
+		}
+	}
+}
+
+// jsonLine: one JSON object per record with a stable, unique chunk id; ids counts the ids
+// given so far.
+func jsonLine(ids map[string]int, r Record, fields []string) string {
+	id := chunkID(r)
+	ids[id]++
+	if n := ids[id]; n > 1 {
+		id += "#" + strconv.Itoa(n)
+	}
+	return jsonRecord(id, r, selected(r, fields))
 }
 
 // chunkID names a record from its entity, kind, period or timestamp, and source, so the same

@@ -1,6 +1,10 @@
 package records
 
 import (
+	"bufio"
+	"io"
+	"iter"
+	"slices"
 	"strings"
 
 	"github.com/shopspring/decimal"
@@ -10,22 +14,31 @@ import (
 // then its fields aligned, money as £ with thousands separators, lists one item a line.
 func Text(recs []Record, warnings []string) string {
 	var b strings.Builder
-	for i, r := range recs {
-		if r.Depth == 0 && i > 0 {
+	_ = WriteText(&b, slices.Values(recs), warnings)
+	return b.String()
+}
+
+// WriteText is Text to w for a sequence of records, holding one record at a time.
+func WriteText(w io.Writer, recs iter.Seq[Record], warnings []string) error {
+	b := bufio.NewWriterSize(w, 64<<10)
+	n := 0
+	for r := range recs {
+		if r.Depth == 0 && n > 0 {
 			b.WriteByte('\n')
 		}
-		writeTextRecord(&b, r)
+		writeTextRecord(b, r)
+		n++
 	}
-	if len(recs) == 0 {
+	if n == 0 {
 		b.WriteString("(nothing to show)\n")
 	}
 	for _, w := range warnings {
 		b.WriteString("\nwarning: " + w + "\n")
 	}
-	return b.String()
+	return b.Flush()
 }
 
-func writeTextRecord(b *strings.Builder, r Record) {
+func writeTextRecord(b *bufio.Writer, r Record) {
 	pad := strings.Repeat("    ", r.Depth)
 	b.WriteString(pad + heading(r) + "\n")
 	width := 0
