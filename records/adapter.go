@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
+	"unicode/utf8"
 )
 
 // From derives the records of a result value. Struct tags drive it:
@@ -120,8 +122,37 @@ type field struct {
 
 // fieldsOf lists the exported, JSON-visible fields of a struct, embedded structs inlined.
 func fieldsOf(rv reflect.Value) []field {
-	var out []field
-	t := rv.Type()
+	plan := planOf(rv.Type())
+	out := make([]field, 0, len(plan))
+	for _, p := range plan {
+		fv := rv.Field(p.index)
+		if p.embedded {
+			if inner := indirect(fv); inner.IsValid() {
+				out = append(out, fieldsOf(inner)...)
+			}
+			continue
+		}
+		out = append(out, field{name: p.name, tag: p.tag, omitempty: p.omitempty, val: fv})
+	}
+	return out
+}
+
+// fieldPlan is what fieldsOf needs of one struct field, read from its tags once per type:
+// a large result has millions of rows of a handful of types.
+type fieldPlan struct {
+	index     int
+	name, tag string
+	omitempty bool
+	embedded  bool // an embedded struct whose fields are inlined
+}
+
+var plans sync.Map // reflect.Type -> []fieldPlan
+
+func planOf(t reflect.Type) []fieldPlan {
+	if p, ok := plans.Load(t); ok {
+		return p.([]fieldPlan)
+	}
+	var plan []fieldPlan
 	for i := 0; i < t.NumField(); i++ {
 		sf := t.Field(i)
 		jt := sf.Tag.Get("json")
@@ -130,17 +161,16 @@ func fieldsOf(rv reflect.Value) []field {
 		}
 		name, opts, _ := strings.Cut(jt, ",")
 		if sf.Anonymous && name == "" && indirectType(sf.Type).Kind() == reflect.Struct {
-			if inner := indirect(rv.Field(i)); inner.IsValid() {
-				out = append(out, fieldsOf(inner)...)
-			}
+			plan = append(plan, fieldPlan{index: i, embedded: true})
 			continue
 		}
 		if name == "" {
 			name = sf.Name
 		}
-		out = append(out, field{name: name, tag: sf.Tag.Get("record"), omitempty: strings.Contains(opts, "omitempty"), val: rv.Field(i)})
+		plan = append(plan, fieldPlan{index: i, name: name, tag: sf.Tag.Get("record"), omitempty: strings.Contains(opts, "omitempty")})
 	}
-	return out
+	plans.Store(t, plan)
+	return plan
 }
 
 func makeRecord(rv reflect.Value, kind string, parent Record, depth int) Record {
@@ -239,6 +269,9 @@ func scalar(v reflect.Value) string {
 			return strconv.FormatInt(v.Int(), 10)
 		}
 	}
+	if s, ok := plainJSONString(v); ok {
+		return s
+	}
 	b, err := json.Marshal(v.Interface())
 	if err != nil {
 		return fmt.Sprint(v.Interface())
@@ -248,6 +281,30 @@ func scalar(v reflect.Value) string {
 		return s
 	}
 	return string(b)
+}
+
+// plainJSONString is the common case of scalar for a value that marshals itself (money,
+// decimals, dates): its JSON is a string with nothing escaped, whose text is what the slower
+// path decodes. Anything else reports false.
+func plainJSONString(v reflect.Value) (string, bool) {
+	m, ok := v.Interface().(json.Marshaler)
+	if !ok {
+		return "", false
+	}
+	b, err := m.MarshalJSON()
+	if err != nil || len(b) < 2 || b[0] != '"' || b[len(b)-1] != '"' {
+		return "", false
+	}
+	body := b[1 : len(b)-1]
+	for _, c := range body {
+		if c == '"' || c == '\\' || c < 0x20 {
+			return "", false
+		}
+	}
+	if !utf8.Valid(body) {
+		return "", false
+	}
+	return string(body), true
 }
 
 func listValue(v reflect.Value) string {

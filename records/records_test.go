@@ -188,3 +188,40 @@ func TestFieldsKeepOnlyRecordsThatHaveThem(t *testing.T) {
 		t.Errorf("want only the match record:\n%s", out)
 	}
 }
+
+// Of yields From's records in order and stops when asked; Write and WriteText give the same
+// text as Render and Text.
+func TestOfAndWriteMatchFromAndRender(t *testing.T) {
+	all := From(sample())
+	var got []Record
+	for r := range Of(sample()) {
+		got = append(got, r)
+	}
+	if !reflect.DeepEqual(got, all) {
+		t.Fatalf("Of yields %+v, From %+v", got, all)
+	}
+	n := 0
+	for range Of(sample()) {
+		n++
+		break
+	}
+	if n != 1 {
+		t.Errorf("Of kept yielding after the consumer stopped")
+	}
+	for _, format := range Formats {
+		for _, opt := range []Options{{}, {MaxRecords: 1}, {MaxChars: 60}, {Fields: []string{"gain"}}} {
+			want, _ := Render(format, all, []string{"w"}, opt)
+			var b strings.Builder
+			if err := Write(&b, format, Of(sample()), []string{"w"}, opt); err != nil || b.String() != want {
+				t.Errorf("%s %+v: Write gave %q (%v), Render %q", format, opt, b.String(), err, want)
+			}
+		}
+	}
+	var b strings.Builder
+	if err := WriteText(&b, Of(sample()), nil); err != nil || b.String() != Text(all, nil) {
+		t.Errorf("WriteText differs from Text")
+	}
+	if err := Write(&b, "yaml", Of(sample()), nil, Options{}); err == nil {
+		t.Error("an unknown format must be an error")
+	}
+}
