@@ -48,9 +48,9 @@ func Render(format string, recs []Record, warnings []string, opt Options) (strin
 }
 
 // Write is Render to w for a sequence of records, holding one record at a time: a large
-// result's records need not fit in memory. recs may be ranged over more than once (the schema
-// format reads them once for its columns, and a cut output counts the records it leaves out).
-// Nothing is written for an unknown format.
+// result's records need not fit in memory. recs may be ranged over more than once: the schema
+// format reads them once for its columns before writing the rows. A cut output still reads
+// every record, to say how many it left out. Nothing is written for an unknown format.
 func Write(w io.Writer, format string, recs iter.Seq[Record], warnings []string, opt Options) error {
 	recs = withFields(recs, opt.Fields)
 	header := ""
