@@ -114,7 +114,8 @@ func (s *shard) scan(txns []model.Transaction, tickerOf []int32) {
 	}
 }
 
-// renumber turns the shard's ticker numbers into the ledger's, in tickerOf and in its sales.
+// renumber turns the shard's ticker numbers into the ledger's, in tickerOf and in its sales,
+// and sorts its sales, one key per ticker and date (see placeDisposals).
 func (s *shard) renumber(tickerOf []int32) {
 	for i := s.lo; i < s.hi; i++ {
 		tickerOf[i] = s.toGlobal[tickerOf[i]]
@@ -123,6 +124,8 @@ func (s *shard) renumber(tickerOf []int32) {
 		date, id := splitSaleKey(key)
 		s.sales[k] = saleKey(date, s.toGlobal[id])
 	}
+	slices.Sort(s.sales)
+	s.sales = slices.Compact(s.sales)
 }
 
 // mergeNames lists every shard's tickers once, in name order, and sets each shard's map
@@ -231,15 +234,34 @@ type placement struct {
 	slots [][]int32
 }
 
+// mergeKeys merges two sorted runs of distinct keys into one, each key once.
+func mergeKeys(a, b []int64) []int64 {
+	out := make([]int64, 0, len(a)+len(b))
+	i, j := 0, 0
+	for i < len(a) && j < len(b) {
+		switch {
+		case a[i] < b[j]:
+			out = append(out, a[i])
+			i++
+		case a[i] > b[j]:
+			out = append(out, b[j])
+			j++
+		default:
+			out = append(out, a[i])
+			i, j = i+1, j+1
+		}
+	}
+	out = append(out, a[i:]...)
+	return append(out, b[j:]...)
+}
+
 // placeDisposals orders the dates on which a ticker disposes of shares (one disposal each,
 // however many SELL lines) by date, then ticker, and gives each ticker its disposals' places.
 func placeDisposals(shards []shard, tickers int) placement {
-	var keys []int64
-	for w := range shards {
-		keys = append(keys, shards[w].sales...)
+	keys := shards[0].sales
+	for w := 1; w < len(shards); w++ {
+		keys = mergeKeys(keys, shards[w].sales) // same ticker, same date: one disposal
 	}
-	slices.Sort(keys)
-	keys = slices.Compact(keys) // same ticker, same date: one disposal
 	counts := make([]int32, tickers)
 	for _, k := range keys {
 		_, id := splitSaleKey(k)

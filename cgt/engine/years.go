@@ -35,15 +35,7 @@ func taxYears(results []tickerResult, disposals []Disposal, broughtForward decim
 // collectYears divides the disposals, already in date-then-ticker order (see placement),
 // into tax years, and sorts every income by date into its tax year.
 func collectYears(results []tickerResult, disposals []Disposal) []*yearBuild {
-	var is []*income
-	for i := range results {
-		for k := range results[i].incomes {
-			if taxyear.InScope(results[i].incomes[k].date) {
-				is = append(is, &results[i].incomes[k])
-			}
-		}
-	}
-	slices.SortStableFunc(is, func(a, b *income) int { return cmp.Compare(a.date, b.date) })
+	is := incomesByDate(results)
 	var builds []*yearBuild
 	find := func(d model.Date) *yearBuild {
 		for _, b := range builds {
@@ -73,6 +65,39 @@ func collectYears(results []tickerResult, disposals []Disposal) []*yearBuild {
 	}
 	slices.SortFunc(builds, func(a, b *yearBuild) int { return cmp.Compare(a.year.StartDate(), b.year.StartDate()) })
 	return builds
+}
+
+// incomesByDate lists every ticker's in-scope incomes by date; incomes of one date keep the
+// ticker order, then their own.
+func incomesByDate(results []tickerResult) []*income {
+	type placed struct {
+		in        *income
+		ticker, k int
+	}
+	var ps []placed
+	for i := range results {
+		for k := range results[i].incomes {
+			if taxyear.InScope(results[i].incomes[k].date) {
+				ps = append(ps, placed{&results[i].incomes[k], i, k})
+			}
+		}
+	}
+	// date, then ticker, then position: the order a stable sort by date of the list as built
+	// gives, at the cost of an unstable sort
+	slices.SortFunc(ps, func(a, b placed) int {
+		if c := cmp.Compare(a.in.date, b.in.date); c != 0 {
+			return c
+		}
+		if c := cmp.Compare(a.ticker, b.ticker); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.k, b.k)
+	})
+	out := make([]*income, len(ps))
+	for i, p := range ps {
+		out[i] = p.in
+	}
+	return out
 }
 
 // totals are the summed rounded figures of a set of disposals.
