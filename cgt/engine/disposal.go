@@ -87,17 +87,13 @@ const avgPlaces = 6
 func (b *disposalBuilder) finish(out *Disposal) {
 	d := b.d
 	first := b.r.entries[d.sellLo].t
-	*out = Disposal{
-		Date:     d.date,
-		Ticker:   b.r.ticker,
-		Quantity: d.sellQty.quantity(),
-		Proceeds: d.gross.money(),
-		SaleFees: d.fees.money(),
-		Source:   sourceRef(first.Source),
-		Sources:  b.r.sources(d.sellLo, d.sellHi),
-		Original: b.r.original(d),
-		Matches:  b.r.arena.matches.take(len(b.legs)),
-	}
+	// every field of out is set, here and below, one by one: building a Disposal value first
+	// and copying it in would write the whole struct twice
+	out.Date, out.Ticker, out.Quantity = d.date, b.r.ticker, d.sellQty.quantity()
+	out.Proceeds, out.SaleFees = d.gross.money(), d.fees.money()
+	out.Source, out.Sources = sourceRef(first.Source), b.r.sources(d.sellLo, d.sellHi)
+	out.Original = b.r.original(d)
+	out.Matches = b.r.arena.matches.take(len(b.legs))
 	var cost, proceedsLeft, feesLeft num = num{}, d.gross, d.fees
 	var gain num // of the last leg, which is the disposal's gain when there is one leg
 	var mask uint8
