@@ -12,7 +12,9 @@
 // So Slice holds collections off (debug.SetGCPercent(-1)) only while it allocates the slice and
 // writes zeros over it in parts at once, then restores the setting. A collection already under
 // way is finished first (SetGCPercent waits for it), and one the allocation made due starts at
-// the next allocation, when the slice's pages are real.
+// the next allocation, when the slice's pages are real. The pause is process-wide: a program
+// embedding the engine that changes the setting itself while a Slice call is under way has
+// its change replaced by the setting Slice restores.
 package fresh
 
 import (
