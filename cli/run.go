@@ -145,33 +145,44 @@ func (o *Options) set(key, val string) *envelope.Error {
 	return nil
 }
 
-// emit renders the result, writes it to stdout (or --out) and returns the exit code. A
-// successful result is written as it is rendered (see stream); a failure is rendered whole.
+// emit writes the result to stdout (or --out) and returns the exit code. A successful result
+// is written as it is rendered (see stream); a failure is rendered whole.
 func emit(f *Factory, opts Options, cmd registry.Command, res envelope.Result) int {
 	if res.OK {
-		if write := streamWriter(opts, res); write != nil {
-			return stream(f, opts, res, write)
+		bad := unknownFields(opts, res)
+		if bad == nil {
+			return stream(f, opts, res, writer(opts, res))
 		}
+		res = envelope.Failure(bad, res.Warnings)
+		fmt.Fprint(f.Stdout, records.RenderError(string(bad.Code), bad.Message+" ("+bad.Hint+")", res.Warnings))
+		return exitCode(res)
 	}
-	out, res := render(opts, res)
-	fmt.Fprint(f.Stdout, out)
+	fmt.Fprint(f.Stdout, renderFailure(opts, res))
 	return exitCode(res)
 }
 
-// streamWriter returns how to write a successful result in the chosen format, or nil when the
-// result is to be rendered as an error instead (a --fields name that no record has).
-func streamWriter(opts Options, res envelope.Result) func(io.Writer) error {
+// unknownFields is the usage error, listing the available names, for --fields names that no
+// record of a dense rendering has; nil when every name is known or none was given.
+func unknownFields(opts Options, res envelope.Result) *envelope.Error {
+	if opts.Fields == nil || opts.Output == "json" || opts.Output == "text" {
+		return nil
+	}
+	unknown, avail := records.CheckFields(records.Of(res.Data), opts.Fields)
+	if len(unknown) == 0 {
+		return nil
+	}
+	bad := envelope.Errorf(envelope.UsageError, "Available fields: "+strings.Join(avail, ","), "unknown field(s) in --fields: %s", strings.Join(unknown, ","))
+	return bad.With("available", avail)
+}
+
+// writer returns how to write a successful result in the chosen format.
+func writer(opts Options, res envelope.Result) func(io.Writer) error {
 	recs := records.Of(res.Data)
 	switch opts.Output {
 	case "json":
 		return func(w io.Writer) error { return envelope.WriteIndent(w, res) }
 	case "text":
 		return func(w io.Writer) error { return records.WriteText(w, recs, res.Warnings) }
-	}
-	if opts.Fields != nil {
-		if unknown, _ := records.CheckFields(recs, opts.Fields); len(unknown) > 0 {
-			return nil
-		}
 	}
 	ro := records.Options{Fields: opts.Fields, MaxRecords: opts.MaxRecords, MaxChars: opts.MaxChars}
 	return func(w io.Writer) error { return records.Write(w, opts.Output, recs, res.Warnings, ro) }
@@ -190,8 +201,7 @@ func stream(f *Factory, opts Options, res envelope.Result, write func(io.Writer)
 	}
 	if err := atomicfile.WriteFunc(opts.Out, 0o644, write); err != nil {
 		fail := outFailure(opts, err, res.Warnings)
-		out, _ := render(Options{Output: opts.Output}, fail)
-		fmt.Fprint(f.Stdout, out)
+		fmt.Fprint(f.Stdout, renderFailure(opts, fail))
 		return exitCode(fail)
 	}
 	fmt.Fprintf(f.Stderr, "Written to: %s\n", opts.Out)
@@ -210,33 +220,15 @@ func exitCode(res envelope.Result) int {
 	return res.Error.Code.ExitCode()
 }
 
-// render produces the text of a result in the chosen format. A --fields name that no record
-// has turns the result into a usage error listing the available names.
-func render(opts Options, res envelope.Result) (string, envelope.Result) {
+// renderFailure renders a failed result in the chosen format.
+func renderFailure(opts Options, res envelope.Result) string {
 	switch opts.Output {
 	case "json":
-		return string(envelope.MarshalIndent(res)), res
+		return string(envelope.MarshalIndent(res))
 	case "text":
-		if !res.OK {
-			return textError(res), res
-		}
-		var b strings.Builder
-		_ = records.WriteText(&b, records.Of(res.Data), res.Warnings)
-		return b.String(), res
+		return textError(res)
 	}
-	if !res.OK {
-		return records.RenderError(string(res.Error.Code), res.Error.Message, res.Warnings), res
-	}
-	recs := records.Of(res.Data)
-	if unknown, avail := records.CheckFields(recs, opts.Fields); len(unknown) > 0 {
-		bad := envelope.Errorf(envelope.UsageError, "Available fields: "+strings.Join(avail, ","), "unknown field(s) in --fields: %s", strings.Join(unknown, ","))
-		bad = bad.With("available", avail)
-		res = envelope.Failure(bad, res.Warnings)
-		return records.RenderError(string(bad.Code), bad.Message+" ("+bad.Hint+")", res.Warnings), res
-	}
-	var b strings.Builder
-	_ = records.Write(&b, opts.Output, recs, res.Warnings, records.Options{Fields: opts.Fields, MaxRecords: opts.MaxRecords, MaxChars: opts.MaxChars})
-	return b.String(), res
+	return records.RenderError(string(res.Error.Code), res.Error.Message, res.Warnings)
 }
 
 func textError(res envelope.Result) string {
