@@ -12,10 +12,18 @@ const (
 	CapReturn    Action = "CAPRETURN"
 	Split        Action = "SPLIT"
 	Unsplit      Action = "UNSPLIT"
+	SpouseIn     Action = "SPOUSEIN"
+	SpouseOut    Action = "SPOUSEOUT"
+	Rights       Action = "RIGHTS"
+	Takeover     Action = "TAKEOVER"
+	Demerger     Action = "DEMERGER"
+	ERI          Action = "ERI"
+	Pool         Action = "POOL"
 )
 
 // Actions lists every action in the order documented.
-var Actions = []Action{Buy, Sell, Dividend, Accumulation, CapReturn, Split, Unsplit}
+var Actions = []Action{Buy, Sell, Dividend, Accumulation, CapReturn, Split, Unsplit,
+	SpouseIn, SpouseOut, Rights, Takeover, Demerger, ERI, Pool}
 
 // GBP is the reporting currency.
 const GBP = "GBP"
@@ -39,11 +47,21 @@ type Source struct {
 
 // Transaction is one normalized ledger entry. Which fields are meaningful depends on Action:
 //
-//	BUY, SELL           Quantity, Price (per share), Fees
+//	BUY, SELL           Quantity, Price (per share) or Total (the whole consideration), Fees
 //	DIVIDEND            Total, Tax
 //	ACCUMULATION        Quantity, Total, Tax
-//	CAPRETURN           Quantity, Total, Fees
+//	CAPRETURN           Quantity, Total, Fees, Value (market value of the holding after it)
 //	SPLIT, UNSPLIT      Ratio
+//	SPOUSEOUT           Quantity
+//	SPOUSEIN, POOL      Quantity, Cost
+//	RIGHTS              Quantity, Price, Fees
+//	TAKEOVER            Ticker (old), NewTicker, Quantity (new shares), Cash, Value (of the new shares)
+//	DEMERGER            Ticker (parent), NewTicker, Quantity (new shares), Ratio (fraction of cost moved)
+//	ERI                 Quantity (units held at the period end), Total
+//
+// A BUY or SELL carries either Price (Total zero, no currency) or Total (Price zero, no
+// currency): the total form states the consideration exactly where a price per share would not.
+// Account, ISIN, Name and BrokerRef are optional labels (broker imports fill them).
 //
 // Its figures are Decimal values, which hold a ledger's numbers without a heap object, so a
 // large ledger costs one allocation for its transactions and the collector follows nothing in
@@ -58,5 +76,17 @@ type Transaction struct {
 	Total    Amount
 	Tax      Amount
 	Ratio    Decimal
-	Source   Source
+	// NewTicker is the security received in a TAKEOVER or DEMERGER.
+	NewTicker string
+	// Cost is the allowable cost carried in by SPOUSEIN and POOL.
+	Cost Amount
+	// Cash is the cash received alongside new shares in a TAKEOVER.
+	Cash Amount
+	// Value is the market value used to apportion cost on a part disposal (TAKEOVER, CAPRETURN).
+	Value     Amount
+	Account   string
+	ISIN      string
+	Name      string
+	BrokerRef string
+	Source    Source
 }
