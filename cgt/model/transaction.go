@@ -19,11 +19,19 @@ const (
 	Demerger     Action = "DEMERGER"
 	ERI          Action = "ERI"
 	Pool         Action = "POOL"
+
+	// Declarations: dated lines that say something about a security or an account rather than
+	// move shares. They apply to the whole ledger.
+	AccountDecl  Action = "ACCOUNT"      // Ticker = account label, AccountType = ISA|LISA|JISA|SIPP|TAXABLE
+	Alias        Action = "ALIAS"        // Ticker and NewTicker name one security (one pool)
+	Exempt       Action = "EXEMPT"       // Ticker is a gilt or qualifying corporate bond (TCGA92 s115)
+	NonReporting Action = "NONREPORTING" // Ticker is a non-reporting offshore fund (offshore income gains)
 )
 
 // Actions lists every action in the order documented.
 var Actions = []Action{Buy, Sell, Dividend, Accumulation, CapReturn, Split, Unsplit,
-	SpouseIn, SpouseOut, Rights, Takeover, Demerger, ERI, Pool}
+	SpouseIn, SpouseOut, Rights, Takeover, Demerger, ERI, Pool,
+	AccountDecl, Alias, Exempt, NonReporting}
 
 // GBP is the reporting currency.
 const GBP = "GBP"
@@ -83,10 +91,12 @@ type Transaction struct {
 	// Cash is the cash received alongside new shares in a TAKEOVER.
 	Cash Amount
 	// Value is the market value used to apportion cost on a part disposal (TAKEOVER, CAPRETURN).
-	Value     Amount
-	Account   string
-	ISIN      string
-	Name      string
-	BrokerRef string
-	Source    Source
+	Value Amount
+	// AccountType is the kind of account an ACCOUNT declaration declares.
+	AccountType string
+	Account     string
+	ISIN        string
+	Name        string
+	BrokerRef   string
+	Source      Source
 }
