@@ -1,22 +1,23 @@
 # cgt — common tasks. `make test` is the command CI runs (see README.md).
 GO ?= go
-BIN := bin/cgt
 
 .PHONY: build test gen gen-check bench fuzz lint fx docs docs-test clean
 
+# Every program: cgt and the siblings its built-ins hand over to (cgt-mcp, cgt-serve, tool-cli,
+# cgt-gen), side by side in bin/ as `cgt mcp` expects them.
 build:
-	$(GO) build -o $(BIN) ./cmd/cgt
+	$(GO) build -o bin/ ./cmd/...
 
 test:
 	$(GO) vet ./...
 	$(GO) test ./...
 
 gen:
-	$(GO) run ./cmd/cgt gen
+	$(GO) run ./cmd/cgt-gen
 	UPDATE_GOLDEN=1 $(GO) test ./gen -run TestCommandSnapshots
 
 gen-check:
-	$(GO) run ./cmd/cgt gen --check
+	$(GO) run ./cmd/cgt-gen --check
 
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./...

@@ -22,6 +22,9 @@ type Factory struct {
 	Builtins []Builtin
 	// Version is printed by `cgt version`.
 	Version string
+	// Exec replaces the process with another program (syscall.Exec); nil runs it as a child
+	// with the streams above, which is what tests and other embedders get.
+	Exec func(path string, argv, env []string) error
 }
 
 // Builtin is a command of the binary itself rather than of the registry.

@@ -4,7 +4,6 @@ package envelope
 
 import (
 	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
 
@@ -126,8 +125,7 @@ func MarshalCompact(r Result) []byte {
 
 func marshal(v any, indent string) ([]byte, error) {
 	var buf jsonBuffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
+	enc := NewEncoder(&buf)
 	enc.SetIndent("", indent)
 	if err := enc.Encode(v); err != nil {
 		return nil, err

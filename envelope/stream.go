@@ -56,8 +56,7 @@ type output interface {
 
 func newStreamer(w output) *streamer {
 	s := &streamer{w: w}
-	s.enc = json.NewEncoder(&s.buf)
-	s.enc.SetEscapeHTML(false)
+	s.enc = NewEncoder(&s.buf)
 	return s
 }
 

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/cgt-tools/cgt/catalog"
+	"github.com/cgt-tools/cgt/envelope"
 	"github.com/cgt-tools/cgt/registry"
 )
 
@@ -25,8 +26,8 @@ func code(s string) string {
 
 // yamlString quotes a string for YAML front matter (a JSON string is a YAML double-quoted scalar).
 func yamlString(s string) string {
-	b, _ := marshalNoEscape(s)
-	return strings.TrimSuffix(string(b), "\n")
+	b, _ := envelope.Marshal(s)
+	return string(b)
 }
 
 // fence writes a fenced code block whose fence is longer than any backtick run inside.

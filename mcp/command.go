@@ -10,8 +10,6 @@ import (
 	"strings"
 
 	"github.com/mark3labs/mcp-go/server"
-
-	"github.com/cgt-tools/cgt/cli"
 )
 
 // Program is what the server needs from the binary it runs in.
@@ -20,17 +18,6 @@ type Program struct {
 	Version string
 	// NewRegistry builds cgt's registry (commands.NewRegistry).
 	NewRegistry NewRegistryFunc
-}
-
-// Builtin is the `mcp` built-in command of the cgt CLI.
-func Builtin(p Program) cli.Builtin {
-	return cli.Builtin{
-		Name:    "mcp",
-		Summary: "serve cgt's commands to AI agents over MCP on stdio (--root DIR lets them read ledger files)",
-		Run: func(f *cli.Factory, args []string) int {
-			return Main(context.Background(), p, args, f.Stdin, f.Stdout, f.Stderr)
-		},
-	}
 }
 
 // Exit codes of Main.

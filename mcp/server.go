@@ -1,7 +1,6 @@
 package mcp
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -12,7 +11,6 @@ import (
 
 	"github.com/cgt-tools/cgt/catalog"
 	"github.com/cgt-tools/cgt/envelope"
-	"github.com/cgt-tools/cgt/gen"
 	"github.com/cgt-tools/cgt/registry"
 )
 
@@ -40,12 +38,12 @@ func New(newRegistry NewRegistryFunc, opts Options) (*server.MCPServer, error) {
 	if err != nil {
 		return nil, err
 	}
-	cat := gen.Catalog(reg)
+	cat := catalog.Own(reg)
 	tools, err := CatalogTools(cat)
 	if err != nil {
 		return nil, err
 	}
-	catJSON, err := gen.Tools(cat) // byte for byte the committed tools.json
+	catJSON, err := catalog.JSON(cat) // byte for byte the committed tools.json
 	if err != nil {
 		return nil, err
 	}
@@ -159,11 +157,5 @@ var _ io.Reader = protocolStdin{}
 
 // marshalJSON writes JSON without HTML escaping, so schemas and documents read as written.
 func marshalJSON(v any) ([]byte, error) {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		return nil, err
-	}
-	return bytes.TrimSpace(buf.Bytes()), nil
+	return envelope.Marshal(v)
 }

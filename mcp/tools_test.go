@@ -16,7 +16,6 @@ import (
 
 	"github.com/cgt-tools/cgt/catalog"
 	"github.com/cgt-tools/cgt/commands"
-	"github.com/cgt-tools/cgt/gen"
 	"github.com/cgt-tools/cgt/mcp"
 	"github.com/cgt-tools/cgt/registry"
 )
@@ -32,7 +31,7 @@ func testRegistry(t testing.TB) *registry.Registry {
 
 func TestToolsListMatchesCatalog(t *testing.T) {
 	reg := testRegistry(t)
-	cat := gen.Catalog(reg)
+	cat := catalog.Own(reg)
 	s, err := mcp.New(commands.NewRegistry, mcp.Options{Version: "test"})
 	if err != nil {
 		t.Fatal(err)

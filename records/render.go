@@ -9,6 +9,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/cgt-tools/cgt/envelope"
 )
 
 // Options shape a dense rendering.
@@ -318,11 +320,8 @@ func jsonRecord(id string, r Record, fs []Field) string {
 }
 
 func jsonString(s string) string {
-	var b strings.Builder
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	_ = enc.Encode(s)
-	return strings.TrimSuffix(b.String(), "\n")
+	b, _ := envelope.Marshal(s)
+	return string(b)
 }
 
 // Escape makes a value safe inside a |-separated line, reversibly: \ -> \\, | -> \|,

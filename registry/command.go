@@ -57,9 +57,13 @@ type command[A, R any] struct {
 	once   sync.Once
 	args   []ArgSpec
 	input  map[string]any
-	data   map[string]any
 	valid  *validator
 	errSch error
+
+	// The result schema is reflected only when a generator or front end asks for it: running
+	// a command never needs it.
+	dataOnce sync.Once
+	data     map[string]any
 }
 
 func (c *command[A, R]) Meta() *Meta { return &c.meta }
@@ -68,7 +72,6 @@ func (c *command[A, R]) init() {
 	c.once.Do(func() {
 		at := reflect.TypeFor[A]()
 		c.input = reflectSchema(at, true)
-		c.data = reflectSchema(reflect.TypeFor[R](), false)
 		c.args = argSpecs(at, c.input)
 		c.valid, c.errSch = compileValidator(c.meta.Name, c.input)
 	})
@@ -76,8 +79,11 @@ func (c *command[A, R]) init() {
 
 func (c *command[A, R]) Args() []ArgSpec             { c.init(); return c.args }
 func (c *command[A, R]) InputSchema() map[string]any { c.init(); return c.input }
-func (c *command[A, R]) DataSchema() map[string]any  { c.init(); return c.data }
-func (c *command[A, R]) ResultType() reflect.Type    { return reflect.TypeFor[R]() }
+func (c *command[A, R]) DataSchema() map[string]any {
+	c.dataOnce.Do(func() { c.data = reflectSchema(reflect.TypeFor[R](), false) })
+	return c.data
+}
+func (c *command[A, R]) ResultType() reflect.Type { return reflect.TypeFor[R]() }
 
 // run decodes the already-normalized arguments object into A and calls the handler.
 func (c *command[A, R]) run(ctx context.Context, deps *Deps, raw []byte) (any, []string, error) {

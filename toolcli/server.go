@@ -18,6 +18,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/cgt-tools/cgt/envelope"
 )
 
 // Options configure a Server.
@@ -208,9 +210,7 @@ func readBody(r *http.Request) (body []byte, ok bool) {
 
 func writeJSON(w http.ResponseWriter, status int, v any) {
 	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
+	if err := envelope.NewEncoder(&buf).Encode(v); err != nil {
 		status = http.StatusInternalServerError
 		buf.Reset()
 		fmt.Fprintf(&buf, `{"jsonrpc":"2.0","id":null,"error":{"code":%d,"message":%q}}`+"\n", CodeInternalError, err.Error())

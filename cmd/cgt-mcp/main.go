@@ -4,17 +4,12 @@
 package main
 
 import (
-	"context"
 	"os"
 
-	"github.com/cgt-tools/cgt/commands"
-	"github.com/cgt-tools/cgt/mcp"
+	"github.com/cgt-tools/cgt/cmd/internal/programs"
 )
 
 // version is set at build time with -ldflags "-X main.version=...".
 var version = "0.1.0"
 
-func main() {
-	p := mcp.Program{Version: version, NewRegistry: commands.NewRegistry}
-	os.Exit(mcp.Main(context.Background(), p, os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
-}
+func main() { os.Exit(programs.MCP(version, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)) }

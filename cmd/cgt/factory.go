@@ -5,7 +5,6 @@ import (
 
 	"github.com/cgt-tools/cgt/cli"
 	"github.com/cgt-tools/cgt/commands"
-	"github.com/cgt-tools/cgt/mcp"
 	"github.com/cgt-tools/cgt/registry"
 )
 
@@ -19,14 +18,15 @@ func newFactory() *cli.Factory {
 		Stderr:  os.Stderr,
 		Getenv:  os.Getenv,
 		Version: version,
+		Exec:    execProgram,
 		Registry: func() (*registry.Registry, error) {
 			return commands.NewRegistry(&registry.Deps{ReadFile: os.ReadFile, ReadDir: registry.OSReadDir, Stdin: os.Stdin})
 		},
 		Builtins: []cli.Builtin{
-			mcp.Builtin(mcp.Program{Version: version, NewRegistry: commands.NewRegistry}),
-			serveBuiltin(),
-			toolBuiltin(),
-			genBuiltin(),
+			cli.Handover("mcp", "cgt-mcp", "serve cgt's commands to AI agents over MCP on stdio (--root DIR lets them read ledger files)"),
+			cli.Handover("serve", "cgt-serve", "tool-cli JSON-RPC server on 127.0.0.1 for shell agents (cgt plus bridged MCP servers)"),
+			cli.Handover("tool", "tool-cli", "tool-cli client: list servers, tools, a tool's schema, or call it (cgt tool cgt get_fx_rate '{...}')"),
+			cli.Handover("gen", "cgt-gen", "regenerate (or with --check verify) tools.json, openapi.json, llms.txt and every generated file"),
 			cli.CompletionBuiltin(),
 			cli.CompleteBuiltin(),
 		},

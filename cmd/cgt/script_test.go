@@ -7,12 +7,18 @@ import (
 	"strconv"
 	"testing"
 
+	"github.com/cgt-tools/cgt/cmd/internal/programs"
+	"github.com/cgt-tools/cgt/toolcli"
 	"github.com/rogpeppe/go-internal/testscript"
 )
 
 func TestMain(m *testing.M) {
 	testscript.Main(m, map[string]func(){
-		"cgt": func() { os.Exit(run()) },
+		"cgt":       func() { os.Exit(run()) },
+		"cgt-mcp":   func() { os.Exit(programs.MCP(version, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)) },
+		"cgt-serve": func() { os.Exit(programs.Serve(version, os.Args[1:], os.Stdout, os.Stderr)) },
+		"cgt-gen":   func() { os.Exit(programs.Gen(os.Args[1:], os.Stdout, os.Stderr)) },
+		"tool-cli":  func() { os.Exit(toolcli.ClientMain(os.Args[1:], os.Stdout, os.Stderr, os.Getenv)) },
 	})
 }
 

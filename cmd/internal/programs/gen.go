@@ -1,28 +1,22 @@
-package main
+package programs
 
 import (
 	"bytes"
 	"fmt"
+	"io"
 	"os"
 	"time"
 
-	"github.com/cgt-tools/cgt/cli"
 	"github.com/cgt-tools/cgt/commands"
 	"github.com/cgt-tools/cgt/gen"
 )
 
 const modulePath = "github.com/cgt-tools/cgt"
 
-// genBuiltin is `cgt gen [--check]`: regenerate, or verify, every generated file.
-func genBuiltin() cli.Builtin {
-	return cli.Builtin{
-		Name:    "gen",
-		Summary: "regenerate (or with --check verify) tools.json, openapi.json, llms.txt and every generated file",
-		Run:     runGen,
-	}
-}
-
-func runGen(f *cli.Factory, args []string) int {
+// Gen is `cgt gen [--check]` (the cgt-gen program): regenerate, or verify, every generated
+// file. It runs from the repository root.
+func Gen(args []string, stdout, stderr io.Writer) int {
+	f := streams{stdout, stderr}
 	check := false
 	for _, a := range args {
 		switch a {
@@ -30,26 +24,26 @@ func runGen(f *cli.Factory, args []string) int {
 			check = true
 		case "--help", "-h":
 			fmt.Fprintln(f.Stdout, "usage: cgt gen [--check]\n\nRun from the repository root. Writes every generated file; with --check writes nothing and exits 1 naming each stale file.")
-			return cli.ExitOK
+			return exitOK
 		default:
 			fmt.Fprintf(f.Stderr, "cgt gen: unknown argument %q (usage: cgt gen [--check])\n", a)
-			return cli.ExitUsage
+			return exitUsage
 		}
 	}
 	if err := requireRepoRoot("."); err != nil {
 		fmt.Fprintln(f.Stderr, "cgt gen:", err)
-		return cli.ExitError
+		return exitError
 	}
 	start := time.Now()
 	reg, err := commands.NewRegistry(gen.RootDeps("."))
 	if err != nil {
 		fmt.Fprintln(f.Stderr, "cgt gen:", err)
-		return cli.ExitError
+		return exitError
 	}
 	files, err := gen.Files(reg)
 	if err != nil {
 		fmt.Fprintln(f.Stderr, "cgt gen:", err)
-		return cli.ExitError
+		return exitError
 	}
 	if check {
 		return reportStale(f, gen.Check(".", files), len(files), since(start))
@@ -60,22 +54,22 @@ func runGen(f *cli.Factory, args []string) int {
 	}
 	if err != nil {
 		fmt.Fprintln(f.Stderr, "cgt gen:", err)
-		return cli.ExitError
+		return exitError
 	}
 	fmt.Fprintf(f.Stderr, "cgt gen: %d files, %d changed, %d commands, in %s\n", len(files), len(changed), len(reg.Commands()), since(start))
-	return cli.ExitOK
+	return exitOK
 }
 
-func reportStale(f *cli.Factory, stale []string, total int, took time.Duration) int {
+func reportStale(f streams, stale []string, total int, took time.Duration) int {
 	for _, p := range stale {
 		fmt.Fprintf(f.Stderr, "stale: %s\n", p)
 	}
 	if len(stale) > 0 {
 		fmt.Fprintf(f.Stderr, "cgt gen --check: %d of %d generated files are stale; run: %s\n", len(stale), total, gen.FixCommand)
-		return cli.ExitError
+		return exitError
 	}
 	fmt.Fprintf(f.Stderr, "cgt gen --check: %d files up to date, in %s\n", total, took)
-	return cli.ExitOK
+	return exitOK
 }
 
 func since(t time.Time) time.Duration { return time.Since(t).Round(time.Millisecond) }

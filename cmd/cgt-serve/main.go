@@ -1,0 +1,14 @@
+// Command cgt-serve is `cgt serve`: the tool-cli JSON-RPC server on 127.0.0.1 with cgt's
+// commands as the "cgt" server, plus any MCP servers named with --mcp-config.
+package main
+
+import (
+	"os"
+
+	"github.com/cgt-tools/cgt/cmd/internal/programs"
+)
+
+// version is set at build time with -ldflags "-X main.version=...".
+var version = "0.1.0"
+
+func main() { os.Exit(programs.Serve(version, os.Args[1:], os.Stdout, os.Stderr)) }

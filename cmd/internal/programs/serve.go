@@ -1,0 +1,69 @@
+package programs
+
+import (
+	"context"
+	"fmt"
+	"io"
+
+	"github.com/cgt-tools/cgt/commands"
+	"github.com/cgt-tools/cgt/mcp"
+	"github.com/cgt-tools/cgt/toolcli"
+)
+
+// Serve is `cgt serve` (the cgt-serve program): the tool-cli JSON-RPC server with cgt's commands as the "cgt"
+// server (through an in-process MCP server, so they look exactly as they do over MCP) plus any
+// MCP servers named with --mcp-config. --root DIR (repeatable) lets tools read ledger files
+// there, as with `cgt mcp`.
+func Serve(version string, args []string, stdout, stderr io.Writer) int {
+	if wantsHelp(args) {
+		toolcli.ServeHelp(stdout, "  --root DIR\n        let cgt's tools read ledger files inside DIR (repeatable); without it ledgers are passed inline\n")
+		return exitOK
+	}
+	roots, rest, err := takeRoots(args)
+	if err != nil {
+		fmt.Fprintln(stderr, "Error:", err)
+		return exitUsage
+	}
+	s, err := mcp.New(commands.NewRegistry, mcp.Options{Version: version, Roots: roots})
+	if err != nil {
+		fmt.Fprintln(stderr, "Error:", err)
+		return exitError
+	}
+	builtins := map[string]toolcli.ProviderFactory{"cgt": toolcli.InProcessProvider(s)}
+	return toolcli.ServeMain(context.Background(), rest, stdout, stderr, builtins)
+}
+
+// wantsHelp reports whether the words before any "--" ask for help.
+func wantsHelp(args []string) bool {
+	for _, a := range args {
+		switch a {
+		case "--":
+			return false
+		case "-h", "--help", "-help":
+			return true
+		}
+	}
+	return false
+}
+
+// takeRoots removes --root DIR / --root=DIR words (before any "--") and returns them.
+func takeRoots(args []string) (roots, rest []string, err error) {
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case a == "--":
+			return roots, append(rest, args[i:]...), nil
+		case a == "--root":
+			if i+1 >= len(args) {
+				return nil, nil, fmt.Errorf("--root needs a directory")
+			}
+			roots = append(roots, args[i+1])
+			i++
+		case len(a) > 7 && a[:7] == "--root=":
+			roots = append(roots, a[7:])
+		default:
+			rest = append(rest, a)
+		}
+	}
+	return roots, rest, nil
+}
