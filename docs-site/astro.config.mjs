@@ -4,7 +4,8 @@ import starlight from '@astrojs/starlight';
 import starlightLinksValidator from 'starlight-links-validator';
 
 // The command pages (src/content/docs/commands/*.md), the guides generated from docs/
-// and every file in public/ are written by `cgt gen`; everything else here is hand-written.
+// public/llms.txt and contracts.json are written by `cgt gen`; the build copies the contract files
+// named in contracts.json into public/ (scripts/copy-contracts.mjs). Everything else is hand-written.
 export default defineConfig({
   // Pages are served as /path/ (directory index), which the sidebar and the links use.
   trailingSlash: 'ignore',

@@ -51,6 +51,9 @@ func Files(reg *registry.Registry) (map[string][]byte, error) {
 	}
 	addCommandPages(reg, files)
 	addPublicCopies(c, guides, files)
+	if err := addMarkedPages(reg, c, files); err != nil {
+		return nil, err
+	}
 	return files, nil
 }
 
@@ -83,12 +86,22 @@ func addCommandPages(reg *registry.Registry, files map[string][]byte) {
 	}
 }
 
-// addPublicCopies puts the contract files where the docs site serves them; llms.txt gets
-// site links.
+// addPublicCopies writes the list of contract files the docs build copies into public/ (the
+// copies themselves are not committed), and the site's llms.txt, whose links are site URLs.
 func addPublicCopies(c *catalog.Catalog, guides []Guide, files map[string][]byte) {
-	for _, f := range Contracts {
-		files[publicDir+f.Site] = files[f.Repo]
+	type copyOf struct {
+		Repo string `json:"repo"`
+		Site string `json:"site"`
 	}
+	list := make([]copyOf, len(Contracts))
+	for i, f := range Contracts {
+		list[i] = copyOf{f.Repo, f.Site}
+	}
+	manifest, err := CanonicalJSON(map[string]any{"x-generated-by": GeneratedBy, "files": list})
+	if err != nil {
+		panic(err) // a fixed, marshalable value
+	}
+	files[siteDir+"contracts.json"] = manifest
 	files[publicDir+"llms.txt"] = LLMs(c, guides, Links{Site: true})
 }
 

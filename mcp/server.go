@@ -79,7 +79,10 @@ func CatalogTools(cat *catalog.Catalog) ([]Tool, error) {
 
 // toolNameReplacer rewrites command names (report.calculate) to the tool names a model sees
 // (calculate_report), so hints written for the CLI name real tools here.
-func toolNameReplacer(cat *catalog.Catalog) *strings.Replacer {
+func toolNameReplacer(cat *catalog.Catalog) *strings.Replacer { return ToolNames(cat) }
+
+// ToolNames is the replacer that writes command names as tool names in text a model reads.
+func ToolNames(cat *catalog.Catalog) *strings.Replacer {
 	var pairs []string
 	for _, c := range cat.Commands {
 		if c.MCPName != "" && c.MCPName != c.Name {

@@ -1,0 +1,91 @@
+package gen
+
+import (
+	"bytes"
+	"fmt"
+	"strings"
+
+	"github.com/cgt-tools/cgt/catalog"
+	"github.com/cgt-tools/cgt/registry"
+)
+
+// A hand-written page may hold generated tables between a pair of marker lines:
+//
+//	<!-- START AUTOMATED COMMANDS -->
+//	...
+//	<!-- END AUTOMATED COMMANDS -->
+//
+// `cgt gen` rewrites what lies between them from the registry and leaves the rest alone, so a
+// list of commands can sit in prose that people edit without going stale.
+const (
+	markerStart = "<!-- START AUTOMATED %s -->"
+	markerEnd   = "<!-- END AUTOMATED %s -->"
+)
+
+// markedPages are the hand-written pages with generated regions, and what fills each region.
+var markedPages = []struct {
+	path    string
+	regions map[string]func(*catalog.Catalog) string
+}{
+	{"README.md", map[string]func(*catalog.Catalog) string{"COMMANDS": commandTable}},
+	{"docs-site/src/content/docs/guides/mcp-setup.md", map[string]func(*catalog.Catalog) string{"TOOLS": toolTable}},
+}
+
+// addMarkedPages fills the generated regions of the marked pages that exist.
+func addMarkedPages(reg *registry.Registry, c *catalog.Catalog, files map[string][]byte) error {
+	read := reg.Deps().ReadFile
+	if read == nil {
+		return nil
+	}
+	for _, p := range markedPages {
+		src, err := read(p.path)
+		if err != nil {
+			continue // a checkout without the page (tests building in memory)
+		}
+		for name, fill := range p.regions {
+			if src, err = fillRegion(src, name, fill(c)); err != nil {
+				return fmt.Errorf("%s: %w", p.path, err)
+			}
+		}
+		files[p.path] = src
+	}
+	return nil
+}
+
+// fillRegion replaces the lines between the START and END markers of name with body.
+func fillRegion(src []byte, name, body string) ([]byte, error) {
+	start, end := []byte(fmt.Sprintf(markerStart, name)), []byte(fmt.Sprintf(markerEnd, name))
+	i, j := bytes.Index(src, start), bytes.Index(src, end)
+	if i < 0 || j < i {
+		return nil, fmt.Errorf("the markers %s ... %s are missing or out of order", start, end)
+	}
+	var out bytes.Buffer
+	out.Write(src[:i+len(start)])
+	out.WriteString("\n" + body)
+	out.Write(src[j:])
+	return out.Bytes(), nil
+}
+
+// commandTable is the README's table of commands: name, MCP tool, what it does.
+func commandTable(c *catalog.Catalog) string {
+	var b strings.Builder
+	b.WriteString("| command | MCP tool | what it does |\n|---|---|---|\n")
+	for _, cmd := range c.Commands {
+		fmt.Fprintf(&b, "| `%s` | `%s` | %s |\n", cmd.Name, cmd.MCPName, tableCell(cmd.Summary))
+	}
+	return b.String()
+}
+
+// toolTable is the MCP guide's table: tool, command, side effects.
+func toolTable(c *catalog.Catalog) string {
+	var b strings.Builder
+	b.WriteString("| Tool | Command | Side effects |\n|---|---|---|\n")
+	for _, cmd := range c.Commands {
+		fmt.Fprintf(&b, "| `%s` | `%s` | %s |\n", cmd.MCPName, cmd.Name, cmd.SideEffects)
+	}
+	return b.String()
+}
+
+func tableCell(s string) string {
+	return strings.ReplaceAll(strings.ReplaceAll(strings.TrimSpace(s), "|", `\|`), "\n", " ")
+}
