@@ -4,9 +4,15 @@ package main
 import (
 	"os"
 
+	"github.com/cgt-tools/cgt/cgt/engine"
 	"github.com/cgt-tools/cgt/cli"
 )
 
 func main() { os.Exit(run()) }
 
-func run() int { return cli.Run(newFactory(), os.Args[1:]) }
+func run() int {
+	// One report per process: the ledger reader and the engine may pause the collector while
+	// they allocate their large arrays (see engine.PauseCollectorForLargeArrays).
+	engine.PauseCollectorForLargeArrays(true)
+	return cli.Run(newFactory(), os.Args[1:])
+}

@@ -29,6 +29,8 @@ func TestSliceIsZeroedAndSized(t *testing.T) {
 
 // The collector's setting is restored once, after concurrent calls, to what it was before.
 func TestSliceRestoresTheCollectorSetting(t *testing.T) {
+	SetPause(true)
+	defer SetPause(false)
 	for _, before := range []int{100, 250, -1} {
 		debug.SetGCPercent(before)
 		var wg sync.WaitGroup
@@ -44,4 +46,33 @@ func TestSliceRestoresTheCollectorSetting(t *testing.T) {
 			t.Errorf("setting %d before, %d after", before, got)
 		}
 	}
+}
+
+// Unless the program asked for the pause, Slice never touches the collector's setting, even
+// while another goroutine is changing it (as a server embedding the engine might).
+func TestSliceLeavesTheCollectorAloneByDefault(t *testing.T) {
+	debug.SetGCPercent(100)
+	defer debug.SetGCPercent(100)
+	stop := make(chan struct{})
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		for {
+			select {
+			case <-stop:
+				return
+			default:
+				if got := debug.SetGCPercent(100); got != 100 {
+					t.Errorf("the collector's setting was %d while Slice ran; want 100 untouched", got)
+					return
+				}
+			}
+		}
+	}()
+	for range 8 {
+		_ = Slice[row](MinBytes/64+1, 2)
+	}
+	close(stop)
+	wg.Wait()
 }
