@@ -10,6 +10,8 @@ import (
 	"strings"
 	"sync"
 	"unicode/utf8"
+
+	"github.com/shopspring/decimal"
 )
 
 // From derives the records of a result value. Struct tags drive it:
@@ -228,15 +230,22 @@ func appendField(fs []Field, key string, v reflect.Value, omitempty bool) []Fiel
 	return fs
 }
 
+// Typed is a scalar that names its own record field type ("money", "decimal", "date"): the
+// domain's value types implement it, so the renderers know them without knowing the domain.
+type Typed interface{ RecordType() string }
+
+var typedType = reflect.TypeFor[Typed]()
+
+// decimalType is shopspring's decimal, which results may hold directly.
+var decimalType = reflect.TypeFor[decimal.Decimal]()
+
 // valueType classifies scalar values; "" means the value is a composite.
 func valueType(v reflect.Value) string {
-	switch v.Type().String() {
-	case "model.Money":
-		return "money"
-	case "model.Decimal", "decimal.Decimal":
+	switch t := v.Type(); {
+	case t.Implements(typedType):
+		return v.Interface().(Typed).RecordType()
+	case t == decimalType:
 		return "decimal"
-	case "model.Date":
-		return "date"
 	}
 	if _, ok := v.Interface().(json.Marshaler); ok {
 		return "text"

@@ -225,3 +225,19 @@ func TestOfAndWriteMatchFromAndRender(t *testing.T) {
 		t.Error("an unknown format must be an error")
 	}
 }
+
+// percent is a scalar of a package the renderers do not know; it names its own field type.
+type percent string
+
+func (percent) RecordType() string { return "percentage" }
+
+func TestFieldTypesComeFromTheValuesNotTheirTypeNames(t *testing.T) {
+	fs := appendField(nil, "rate", reflect.ValueOf(percent("0.24")), false)
+	if len(fs) != 1 || fs[0].Type != "percentage" {
+		t.Errorf("a Typed value: got %+v, want one field of type percentage", fs)
+	}
+	fs = appendField(nil, "name", reflect.ValueOf("x"), false)
+	if len(fs) != 1 || fs[0].Type != "text" {
+		t.Errorf("a string: got %+v, want one field of type text", fs)
+	}
+}

@@ -46,6 +46,9 @@ func (d Date) AddDays(n int) Date { return d + Date(n) }
 // String formats the date as YYYY-MM-DD.
 func (d Date) String() string { return d.Time().Format("2006-01-02") }
 
+// RecordType names the field type of a Date in a rendered record.
+func (Date) RecordType() string { return "date" }
+
 // MarshalJSON writes the date as a "YYYY-MM-DD" string.
 func (d Date) MarshalJSON() ([]byte, error) { return json.Marshal(d.String()) }
 

@@ -43,6 +43,9 @@ func (m Money) Rounded() decimal.Decimal {
 // String writes the value with exactly two decimals ("1234.50", "-0.30").
 func (m Money) String() string { return string(m.appendFixed(nil)) }
 
+// RecordType names the field type of a Money in a rendered record.
+func (Money) RecordType() string { return "money" }
+
 // appendFixed appends the 2-decimal form.
 func (m Money) appendFixed(b []byte) []byte {
 	if r, ok := m.v.round(MoneyPlaces); ok {
@@ -117,6 +120,9 @@ func (d Decimal) Sign() int { return d.v.sign() }
 
 // IsZero reports whether the value is zero.
 func (d Decimal) IsZero() bool { return d.v.sign() == 0 }
+
+// RecordType names the field type of a Decimal in a rendered record.
+func (Decimal) RecordType() string { return "decimal" }
 
 // String writes the value as decimal.Decimal.String does.
 func (d Decimal) String() string {
