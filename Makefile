@@ -1,16 +1,25 @@
 # cgt — common tasks. `make test` is the command CI runs (see README.md).
 GO ?= go
 
-.PHONY: build test gen gen-check bench fuzz lint fx docs docs-test clean
+.PHONY: build test race gen gen-check bench fuzz lint fx docs docs-test clean
 
 # Every program: cgt and the siblings its built-ins hand over to (cgt-mcp, cgt-serve, tool-cli,
 # cgt-gen), side by side in bin/ as `cgt mcp` expects them.
 build:
 	$(GO) build -o bin/ ./cmd/...
 
-test:
-	$(GO) vet ./...
+# The packages that run work concurrently (the ledger reader's parts, the engine's shards, the
+# rate table, the servers), tested again under the race detector; -short keeps their large
+# inputs small.
+RACE_PKGS := ./cgt/... ./mcp/... ./toolcli/... ./envelope/... ./records/...
+STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.8.2
+
+test: lint
 	$(GO) test ./...
+	$(GO) test -race -short $(RACE_PKGS)
+
+race:
+	$(GO) test -race -short $(RACE_PKGS)
 
 gen:
 	$(GO) run ./cmd/cgt-gen
@@ -32,8 +41,9 @@ fuzz:
 	done
 
 lint:
-	@test -z "$$(gofmt -l $$(git ls-files '*.go'))" || (gofmt -l $$(git ls-files '*.go'); exit 1)
+	@test -z "$$(gofmt -l $$(git ls-files '*.go'))" || (echo "not gofmt-ed (run gofmt -w):"; gofmt -l $$(git ls-files '*.go'); exit 1)
 	$(GO) vet ./...
+	$(GO) run $(STATICCHECK) ./...
 
 # Rebuild the embedded HMRC monthly rate table from HMRC's XML files.
 HMRC_DIR ?= ../shared/hmrc-rates/monthly

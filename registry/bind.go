@@ -3,7 +3,6 @@ package registry
 import (
 	"bytes"
 	"encoding/json"
-	"fmt"
 	"math"
 	"math/big"
 	"strconv"
@@ -189,6 +188,3 @@ func asType(err error, target **json.UnmarshalTypeError) bool {
 	}
 	return ok
 }
-
-// sprint renders a value for messages.
-func sprint(v any) string { return fmt.Sprint(v) }

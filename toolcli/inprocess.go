@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"sync/atomic"
 
 	mcpclient "github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/mcp"
@@ -17,7 +16,9 @@ import (
 // as a Go value, skipping a JSON round trip per call.
 func InProcessProvider(s *server.MCPServer) ProviderFactory {
 	return func(context.Context) (mcpclient.MCPClient, error) {
-		c, err := mcpclient.NewInProcessClientWithOptions(s, mcpclient.WithLegacyProtocolOnly())
+		// The server is cgt's own, in this process, answering one initialize per client; the
+		// session-less protocol has nothing to offer it.
+		c, err := mcpclient.NewInProcessClientWithOptions(s, mcpclient.WithLegacyProtocolOnly()) //lint:ignore SA1019 see above
 		if err != nil {
 			return nil, err
 		}
@@ -29,7 +30,6 @@ func InProcessProvider(s *server.MCPServer) ProviderFactory {
 type inProcessClient struct {
 	*mcpclient.Client
 	server *server.MCPServer
-	nextID atomic.Int64
 }
 
 // CallTool calls the tool's handler directly with the request as a Go value:

@@ -11,7 +11,7 @@ import (
 
 // partBytes is the least text worth a part of its own: below it, starting a goroutine and
 // joining the results costs more than reading the lines.
-const partBytes = 4 << 20
+var partBytes = 4 << 20
 
 // part is a run of whole lines of a ledger: bytes [start, end) of the text, whose first line
 // is line firstLine of the file. lines counts its '\n's; bad is the offset in the text of

@@ -2,6 +2,8 @@ package dsl
 
 import (
 	"bytes"
+	"flag"
+	"os"
 	"reflect"
 	"runtime"
 	"testing"
@@ -145,4 +147,14 @@ func mustParse(t *testing.T, b []byte) []model.Transaction {
 		t.Fatal(err)
 	}
 	return txns
+}
+
+// TestMain makes parts small in -short runs (the race detector's): the parallel reader then
+// splits a ledger of a few hundred kilobytes into parts, and its tests stay quick.
+func TestMain(m *testing.M) {
+	flag.Parse()
+	if testing.Short() {
+		partBytes = 64 << 10
+	}
+	os.Exit(m.Run())
 }
