@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/cgt-tools/cgt/envelope"
+	"github.com/cgt-tools/cgt/records"
 	"github.com/cgt-tools/cgt/registry"
 )
 
@@ -32,12 +33,7 @@ type Catalog struct {
 }
 
 // OutputFormat says how to parse one --output rendering.
-type OutputFormat struct {
-	Name            string `json:"name"`
-	MachineReadable bool   `json:"machine_readable"`
-	Description     string `json:"description"`
-	Parse           string `json:"parse"`
-}
+type OutputFormat = records.OutputFormat
 
 // Playbook is a multi-step task an agent can follow; steps name registered commands.
 type Playbook struct {

@@ -111,7 +111,7 @@ func splitOptions(words []string) (Options, []string, *envelope.Error) {
 	return opts, rest, nil
 }
 
-var outputFormats = []string{"json", "compact", "schema", "records", "text"}
+var outputFormats = records.FormatNames()
 
 func (o *Options) set(key, val string) *envelope.Error {
 	switch key {

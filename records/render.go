@@ -20,8 +20,16 @@ type Options struct {
 	MaxChars   int      // 0: no limit; cuts at a record boundary
 }
 
-// Formats are the dense renderings an agent can ask for.
-var Formats = []string{"compact", "schema", "records"}
+// Formats are the dense renderings an agent can ask for: the output formats marked Dense.
+var Formats = func() []string {
+	var dense []string
+	for _, f := range OutputFormats {
+		if f.Dense {
+			dense = append(dense, f.Name)
+		}
+	}
+	return dense
+}()
 
 // CheckFields returns the requested field names that no record has, and the names available.
 func CheckFields(recs iter.Seq[Record], want []string) (unknown, available []string) {
