@@ -35,6 +35,7 @@ type Importer struct {
 func All() []*Importer {
 	return []*Importer{
 		Trading212,
+		Freetrade,
 	}
 }
 
