@@ -36,6 +36,7 @@ func All() []*Importer {
 	return []*Importer{
 		Trading212,
 		Freetrade,
+		Schwab,
 	}
 }
 
@@ -163,6 +164,17 @@ type batch struct {
 	imp  Import
 	rows int
 	last int // the last row counted as imported by add
+
+	divs map[string]int // dividend key (ticker, date) -> index in imp.Transactions
+	wht  []withholding  // withholding rows, folded into their dividends by done
+}
+
+// withholding is tax withheld (negative) or refunded (positive) on its own row.
+type withholding struct {
+	row    int
+	key    string
+	amount model.Amount
+	what   string
 }
 
 func newBatch(file, broker string) *batch {
@@ -205,9 +217,52 @@ func (b *batch) warnf(format string, args ...any) {
 	b.imp.Warnings = append(b.imp.Warnings, fmt.Sprintf(format, args...))
 }
 
+// dividend adds a dividend that withholding rows of the same key (ticker and date) fold into.
+func (b *batch) dividend(row int, key string, t model.Transaction) {
+	if b.divs == nil {
+		b.divs = map[string]int{}
+	}
+	b.add(row, t)
+	if _, ok := b.divs[key]; !ok {
+		b.divs[key] = len(b.imp.Transactions) - 1
+	}
+}
+
+// withhold records a withholding row (negative: tax withheld; positive: a refund of it), to be
+// folded into the dividend of the same key when the file has one.
+func (b *batch) withhold(row int, key string, a model.Amount, what string) {
+	b.wht = append(b.wht, withholding{row, key, a, what})
+}
+
+// foldWithholding folds each withholding row into its dividend's tax. One without a
+// dividend in the file is skipped: withholding is income-tax information, no CGT figure.
+func (b *batch) foldWithholding() {
+	for _, w := range b.wht {
+		i, ok := b.divs[w.key]
+		if ok {
+			d := &b.imp.Transactions[i]
+			cur := d.Tax
+			if cur.Currency == "" || cur.IsZero() {
+				cur.Currency = w.amount.Currency
+			}
+			if cur.Currency == w.amount.Currency {
+				tax := cur.Value.Exact().Sub(w.amount.Value.Exact())
+				if tax.Sign() >= 0 {
+					d.Tax = amount(tax, cur.Currency)
+					b.fold(w.row)
+					continue
+				}
+			}
+		}
+		b.skip(w.row, "withholding", w.what+": no dividend of the same security and date in this file to fold it into (tax withheld is income-tax information, not a CGT figure)")
+	}
+	b.wht = nil
+}
+
 // done closes the batch. A row left without an outcome is a fault of the importer, reported
 // rather than hidden.
 func (b *batch) done() *Import {
+	b.foldWithholding()
 	r := &b.imp.Report
 	r.Rows = b.rows
 	if got := r.Imported + len(r.Skipped); got != r.Rows {

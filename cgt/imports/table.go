@@ -3,6 +3,8 @@ package imports
 import (
 	"bytes"
 	"encoding/csv"
+	"encoding/json"
+	"slices"
 	"errors"
 	"fmt"
 	"io"
@@ -265,4 +267,63 @@ func layoutNames(layouts []string) string {
 		out = append(out, r.Replace(l))
 	}
 	return strings.Join(out, " or ")
+}
+
+// jsonTable reads a JSON list of flat objects as a table, so that a broker's JSON export is
+// mapped by the same row functions as its CSV twin: the header is the union of the objects'
+// keys, each object a row numbered by its 1-based position, strings and numbers as text,
+// null as an empty cell.
+func jsonTable(file string, items []map[string]any, b *batch) *table {
+	t := &table{file: file, b: b}
+	var header []string
+	seen := map[string]bool{}
+	for _, it := range items {
+		for k := range it {
+			if !seen[k] {
+				seen[k] = true
+				header = append(header, k)
+			}
+		}
+	}
+	slices.Sort(header)
+	t.setHeader(header)
+	return t
+}
+
+// setJSONRow makes item the current row (row is its 1-based position) and counts it.
+func (t *table) setJSONRow(row int, item map[string]any) {
+	t.rec = t.rec[:0]
+	for _, h := range t.header {
+		t.rec = append(t.rec, jsonCell(item[h]))
+	}
+	t.line = row
+	t.b.seen()
+}
+
+func jsonCell(v any) string {
+	switch x := v.(type) {
+	case nil:
+		return ""
+	case string:
+		return x
+	case json.Number:
+		return x.String()
+	case bool:
+		if x {
+			return "true"
+		}
+		return "false"
+	}
+	return ""
+}
+
+// decodeJSON reads a JSON document with numbers kept as their text (never float64).
+func decodeJSON(file string, src []byte, v any) error {
+	d := json.NewDecoder(bytes.NewReader(decodeText(src)))
+	d.UseNumber()
+	if err := d.Decode(v); err != nil {
+		return &model.Error{Code: model.CodeParse, File: file, Message: fmt.Sprintf("%s is not valid JSON: %v", file, err),
+			Hint: "Export the file again from the broker without editing it."}
+	}
+	return nil
 }
