@@ -11,8 +11,8 @@ const schwabHead = `"Date","Action","Symbol","Description","Quantity","Price","F
 
 func TestSchwabRowMeanings(t *testing.T) {
 	cases := []struct{ name, rows, want, skip string }{
-		{"buy_keeps_dollars", `"10/09/2023","Buy","BAR","BAR CORP","1,300","$135.0075","$1.34","-$175,511.09"` + "\n",
-			"2023-10-09 BUY BAR qty=1300 total=175509.75 USD fees=1.34 USD name=BAR CORP (row 2)", ""},
+		{"buy_keeps_dollars_and_price_when_cash_reconciles", `"10/09/2023","Buy","BAR","BAR CORP","1,300","$135.0075","$1.34","-$175,511.09"` + "\n",
+			"2023-10-09 BUY BAR qty=1300 price=135.0075 USD fees=1.34 USD name=BAR CORP (row 2)", ""},
 		{"as_of_date_is_the_trade_date", `"10/11/2023 as of 10/09/2023","Sell","BAR","BAR CORP","3","$10","$0","$30"` + "\n",
 			"2023-10-09 SELL BAR qty=3 price=10 USD name=BAR CORP (row 2)", ""},
 		{"withholding_folds_into_its_dividend",

@@ -4,10 +4,10 @@ import (
 	"bytes"
 	"encoding/csv"
 	"encoding/json"
-	"slices"
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"time"
 
