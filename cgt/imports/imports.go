@@ -37,6 +37,7 @@ func All() []*Importer {
 		Trading212,
 		Freetrade,
 		Schwab,
+		SchwabAwards,
 	}
 }
 
@@ -264,6 +265,7 @@ func (b *batch) foldWithholding() {
 func (b *batch) done() *Import {
 	b.foldWithholding()
 	r := &b.imp.Report
+	slices.SortStableFunc(r.Skipped, func(x, y Skip) int { return x.Row - y.Row })
 	r.Rows = b.rows
 	if got := r.Imported + len(r.Skipped); got != r.Rows {
 		b.warnf("%s: %d rows read but %d accounted for (imported %d, skipped %d); please report this file layout",
