@@ -38,6 +38,7 @@ func All() []*Importer {
 		Freetrade,
 		Schwab,
 		SchwabAwards,
+		IBKRFlex,
 	}
 }
 

@@ -152,7 +152,7 @@ func awardRow(b *batch, file string, row int, m map[string]any) error {
 		}
 		// An RSU vest costs its market value on the vest date (the shares' acquisition date).
 		b.add(row, model.Transaction{Date: vest, Action: model.Buy, Ticker: tk, Quantity: num(qty), Price: amount(fmv, "USD"),
-			Name: strings.TrimSpace(field(m, "description") + " award " + field(d, "awardId", "grantId")),
+			Name:      strings.TrimSpace(field(m, "description") + " award " + field(d, "awardId", "grantId")),
 			BrokerRef: "award:" + field(d, "awardId", "grantId") + ":" + vest.String() + ":" + qty.String()})
 	case "sale", "sell":
 		if qty.Sign() <= 0 {
