@@ -36,6 +36,7 @@ var goldenCases = []goldenCase{
 	{"transactions.import", "unrecognised_file", `{"path":["testdata/ledgers/not-an-export.csv"]}`, false},
 	{"transactions.import", "unknown_broker", `{"path":["../cgt/imports/testdata/trading212/kapji_2026_transactions.csv"],"broker":"degiro2"}`, false},
 	{"transactions.parse", "export_beside_ledger", `{"path":["testdata/ledgers/part1.cgt","../cgt/imports/testdata/trading212/kapji_2024_transactions.csv"]}`, true},
+	{"report.calculate", "schwab_export_beside_ledger", `{"path":["testdata/ledgers/schwab-2019.cgt","../cgt/imports/testdata/schwab/kapji_schwab_transactions.csv"]}`, true},
 	{"transactions.parse", "unrecognised_export", `{"path":["testdata/ledgers/not-an-export.csv"]}`, false},
 	{"transactions.to_dsl", "json_to_text", `{"transactions":[{"date":"2024-04-01","action":"buy","ticker":"aapl","quantity":"100","price":{"amount":"150.00","currency":"USD"},"fees":{"amount":"5.00","currency":"USD"}},{"date":"2024-06-20","action":"SELL","ticker":"AAPL","quantity":50,"price":"180"}]}`, true},
 	{"transactions.to_dsl", "object_money_without_currency", `{"transactions":[{"date":"2024-04-01","action":"buy","ticker":"aapl","quantity":"100","price":{"amount":"150.00"}}]}`, false},
