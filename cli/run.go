@@ -182,6 +182,9 @@ func writer(opts Options, res envelope.Result) func(io.Writer) error {
 	case "json":
 		return func(w io.Writer) error { return envelope.WriteIndent(w, res) }
 	case "text":
+		if t, ok := res.Data.(records.Texter); ok {
+			return func(w io.Writer) error { return t.WriteText(w, res.Warnings) }
+		}
 		return func(w io.Writer) error { return records.WriteText(w, recs, res.Warnings) }
 	}
 	ro := records.Options{Fields: opts.Fields, MaxRecords: opts.MaxRecords, MaxChars: opts.MaxChars}

@@ -15,6 +15,7 @@ func All() []registry.Command {
 		// Ledgers: reading and writing transactions.
 		TransactionsParse,
 		TransactionsToDSL,
+		TransactionsImport,
 		// The calculation and its explanation.
 		ReportCalculate,
 		MatchingExplain,

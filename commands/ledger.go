@@ -5,8 +5,10 @@ import (
 	"errors"
 	"io"
 	"path/filepath"
+	"strings"
 
 	"github.com/cgt-tools/cgt/cgt/dsl"
+	"github.com/cgt-tools/cgt/cgt/imports"
 	"github.com/cgt-tools/cgt/cgt/model"
 	"github.com/cgt-tools/cgt/envelope"
 	"github.com/cgt-tools/cgt/registry"
@@ -18,7 +20,7 @@ const ledgerExample = "2024-04-01 BUY AAPL 100 @ 150.00 USD FEES 5.00 USD\n2024-
 // LedgerArgs are the arguments of every command that reads a ledger: exactly one of a path,
 // inline content or a transactions array.
 type LedgerArgs struct {
-	Path         []string         `json:"path,omitempty" jsonschema_description:"Ledger files to read (several are combined; - is standard input in the CLI). Give exactly one of path, cgt_content, transactions." cgt:"pos=0,alias=file,alias=files"`
+	Path         []string         `json:"path,omitempty" jsonschema_description:"Ledger files or broker exports to read, in any mix (several are combined; - is standard input in the CLI); exports are recognised by their content. Give exactly one of path, cgt_content, transactions." cgt:"pos=0,alias=file,alias=files"`
 	CGTContent   string           `json:"cgt_content,omitempty" jsonschema_description:"Ledger text in cgt's line format, or a JSON array of transactions as text." cgt:"alias=content"`
 	Transactions []map[string]any `json:"transactions,omitempty" jsonschema_description:"Transactions as JSON objects {date, action, ticker, quantity, price, fees, total, tax, ratio}; money as a GBP string or {amount, currency}."`
 }
@@ -58,8 +60,7 @@ func readLedger(deps *registry.Deps, in ledgerInput) ([]model.Transaction, []str
 func readInput(deps *registry.Deps, in ledgerInput) ([]model.Transaction, []string, error) {
 	switch {
 	case in.content != "":
-		txns, err := dsl.ParseAuto("", []byte(in.content))
-		return txns, nil, err
+		return readFiles([]dsl.Input{{Content: []byte(in.content)}}, imports.Options{})
 	case in.transactions != nil:
 		return readTransactionArray(in.transactions)
 	}
@@ -67,7 +68,74 @@ func readInput(deps *registry.Deps, in ledgerInput) ([]model.Transaction, []stri
 	if err != nil {
 		return nil, nil, err
 	}
-	return dsl.ReadAll(inputs)
+	return readFiles(inputs, imports.Options{})
+}
+
+// readFiles reads ledgers and broker exports, told apart by their content: a file an
+// importer recognises is converted (opts may force the format and label the account), any
+// other is read as a ledger. Transactions keep the order of the files; rows repeated across
+// exports (one broker reference) count once, with a warning.
+func readFiles(inputs []dsl.Input, opts imports.Options) ([]model.Transaction, []string, error) {
+	var exports []*imports.Import
+	perInput := make([]*imports.Import, len(inputs))
+	var ledgers []dsl.Input
+	for i, in := range inputs {
+		if imports.Detect(in.Content) == nil && (opts.Broker == "" || opts.Broker == "auto") {
+			if looksTabular(in.Content) {
+				return nil, nil, imports.Unrecognised(displayName(in.File), in.Content)
+			}
+			ledgers = append(ledgers, in)
+			continue
+		}
+		imp, err := imports.Read(in.File, in.Content, opts)
+		if err != nil {
+			return nil, nil, err
+		}
+		perInput[i] = imp
+		exports = append(exports, imp)
+	}
+	if exports == nil {
+		return dsl.ReadAll(inputs)
+	}
+	ledgerTxns, warnings, err := dsl.ReadAll(ledgers)
+	if err != nil {
+		return nil, nil, err
+	}
+	_, importWarnings := imports.Merge(exports)
+	warnings = append(warnings, importWarnings...)
+	txns := make([]model.Transaction, 0, len(ledgerTxns))
+	for i, in := range inputs {
+		if imp := perInput[i]; imp != nil {
+			txns = append(txns, imp.Transactions...)
+			continue
+		}
+		// The ledger's transactions, in order: those whose source is this file.
+		for len(ledgerTxns) > 0 && ledgerTxns[0].Source.File == in.File {
+			txns = append(txns, ledgerTxns[0])
+			ledgerTxns = ledgerTxns[1:]
+		}
+	}
+	return append(txns, ledgerTxns...), warnings, nil
+}
+
+// looksTabular reports content that is plainly not a ledger, so that an unrecognised export
+// is reported as one (with the formats cgt knows) rather than as a ledger syntax error on its
+// first line: XML, or a first line of comma-separated names.
+func looksTabular(src []byte) bool {
+	c := imports.Sniff(src)
+	if c.XMLRoot != "" || c.JSONKeys != nil {
+		return true
+	}
+	h := c.Header
+	return strings.Count(h, ",") >= 2 && !strings.HasPrefix(strings.TrimSpace(h), "#") &&
+		(len(h) == 0 || h[0] < '0' || h[0] > '9')
+}
+
+func displayName(file string) string {
+	if file == "" {
+		return "the content"
+	}
+	return file
 }
 
 func readTransactionArray(items []map[string]any) ([]model.Transaction, []string, error) {

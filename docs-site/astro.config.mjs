@@ -39,6 +39,16 @@ export default defineConfig({
           ],
         },
         {
+          label: 'Broker imports',
+          items: [
+            { label: 'Overview', slug: 'guides/brokers' },
+            { label: 'Trading 212', slug: 'guides/brokers/trading212' },
+            { label: 'Freetrade', slug: 'guides/brokers/freetrade' },
+            { label: 'Charles Schwab', slug: 'guides/brokers/schwab' },
+            { label: 'Interactive Brokers', slug: 'guides/brokers/ibkr' },
+          ],
+        },
+        {
           label: 'Reference',
           items: [
             {

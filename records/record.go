@@ -3,6 +3,8 @@
 // It knows nothing of tax: what a row is, and which field names it, come from the tags.
 package records
 
+import "io"
+
 // Record is one fact-bearing row of a result.
 type Record struct {
 	Entity    string         `json:"entity"`
@@ -23,6 +25,13 @@ type Field struct {
 	Key   string
 	Value string
 	Type  string
+}
+
+// Texter is implemented by a result with a text rendering of its own, which --output text
+// writes instead of the record layout: an imported ledger prints as ledger lines, so that
+// --out FILE.cgt gives a ledger. Warnings are the envelope's, for it to keep.
+type Texter interface {
+	WriteText(w io.Writer, warnings []string) error
 }
 
 // Adapter is implemented by a result that needs records the generic adapter cannot derive.

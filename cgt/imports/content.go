@@ -1,0 +1,206 @@
+package imports
+
+import (
+	"bytes"
+	"encoding/json"
+	"encoding/xml"
+	"io"
+	"strings"
+	"unicode/utf8"
+
+	"golang.org/x/text/encoding/charmap"
+)
+
+// sniffLines is how many non-blank lines a detector sees: enough for the preambles of the
+// Hargreaves Lansdown and Vanguard reports and the statement sections of IBKR's CSV.
+const sniffLines = 40
+
+// Content is what detectors look at: the first lines of a text file, the root element of an
+// XML document, or the keys of a JSON object.
+type Content struct {
+	// Lines are the first non-blank lines, BOMs and line ends removed, decoded to UTF-8.
+	Lines []string
+	// Header is the first of Lines ("" for an empty file).
+	Header string
+	// XMLRoot is the local name of the root element when the content is XML.
+	XMLRoot string
+	// XMLAttrs are the root element's attributes when the content is XML.
+	XMLAttrs map[string]string
+	// JSONKeys are the top-level keys when the content is a JSON object (nil otherwise).
+	JSONKeys []string
+}
+
+// HasLine reports whether one of the sniffed lines starts with prefix (case-insensitive,
+// after leading blanks).
+func (c *Content) HasLine(prefix string) bool {
+	for _, l := range c.Lines {
+		if hasPrefixFold(strings.TrimLeft(l, " \t"), prefix) {
+			return true
+		}
+	}
+	return false
+}
+
+// HasJSONKey reports whether the JSON object has the top-level key.
+func (c *Content) HasJSONKey(key string) bool {
+	for _, k := range c.JSONKeys {
+		if k == key {
+			return true
+		}
+	}
+	return false
+}
+
+// Sniff reads what the detectors need from the start of src.
+func Sniff(src []byte) *Content {
+	text := decodeText(src[:min(len(src), 64<<10)])
+	c := &Content{}
+	trimmed := bytes.TrimLeft(text, " \t\r\n")
+	switch {
+	case len(trimmed) > 0 && trimmed[0] == '<':
+		c.XMLRoot, c.XMLAttrs = xmlRoot(trimmed)
+	case len(trimmed) > 0 && trimmed[0] == '{':
+		c.JSONKeys = jsonKeys(decodeText(src))
+	}
+	for len(text) > 0 && len(c.Lines) < sniffLines {
+		line := text
+		if i := bytes.IndexByte(text, '\n'); i >= 0 {
+			line, text = text[:i], text[i+1:]
+		} else {
+			text = nil
+		}
+		line = bytes.TrimRight(line, "\r")
+		if len(bytes.TrimSpace(line)) == 0 {
+			continue
+		}
+		c.Lines = append(c.Lines, string(line))
+	}
+	if len(c.Lines) > 0 {
+		c.Header = c.Lines[0]
+	}
+	return c
+}
+
+// decodeText strips UTF-8 byte order marks (some exports repeat them) and reads a file that
+// is not valid UTF-8 as Windows-1252, the encoding of Hargreaves Lansdown's CSV (£ is 0xA3).
+func decodeText(src []byte) []byte {
+	for bytes.HasPrefix(src, []byte("\xef\xbb\xbf")) {
+		src = src[3:]
+	}
+	if utf8.Valid(src) {
+		return src
+	}
+	// A sniff may cut a multi-byte character at its end: decide on the rest.
+	if cut := validPrefix(src); len(src)-cut < utf8.UTFMax && utf8.Valid(src[:cut]) {
+		return src
+	}
+	out, err := charmap.Windows1252.NewDecoder().Bytes(src)
+	if err != nil {
+		return src
+	}
+	return out
+}
+
+func validPrefix(b []byte) int {
+	i := 0
+	for i < len(b) {
+		r, n := utf8.DecodeRune(b[i:])
+		if r == utf8.RuneError && n <= 1 {
+			return i
+		}
+		i += n
+	}
+	return i
+}
+
+func xmlRoot(src []byte) (string, map[string]string) {
+	d := xml.NewDecoder(bytes.NewReader(src))
+	d.Strict = false
+	for {
+		tok, err := d.Token()
+		if err != nil {
+			return "", nil
+		}
+		if se, ok := tok.(xml.StartElement); ok {
+			attrs := make(map[string]string, len(se.Attr))
+			for _, a := range se.Attr {
+				attrs[a.Name.Local] = a.Value
+			}
+			return se.Name.Local, attrs
+		}
+	}
+}
+
+func jsonKeys(src []byte) []string {
+	d := json.NewDecoder(bytes.NewReader(src))
+	if tok, err := d.Token(); err != nil || tok != json.Delim('{') {
+		return nil
+	}
+	keys := []string{}
+	for d.More() {
+		tok, err := d.Token()
+		if err != nil {
+			return keys
+		}
+		k, ok := tok.(string)
+		if !ok {
+			return keys
+		}
+		keys = append(keys, k)
+		var skip json.RawMessage
+		if err := d.Decode(&skip); err != nil {
+			if err == io.ErrUnexpectedEOF {
+				return keys
+			}
+			return keys
+		}
+	}
+	return keys
+}
+
+func hasPrefixFold(s, prefix string) bool {
+	return len(s) >= len(prefix) && strings.EqualFold(s[:len(prefix)], prefix)
+}
+
+// headerHas reports whether a CSV header line names every column given (case-insensitive,
+// quotes and blanks around names ignored), in any order.
+func headerHas(line string, names ...string) bool {
+	fields := splitHeader(line)
+	for _, n := range names {
+		found := false
+		for _, f := range fields {
+			if strings.EqualFold(f, n) {
+				found = true
+				break
+			}
+		}
+		if !found {
+			return false
+		}
+	}
+	return true
+}
+
+// headerStarts reports whether a CSV header line begins with the columns given, in order.
+func headerStarts(line string, names ...string) bool {
+	fields := splitHeader(line)
+	if len(fields) < len(names) {
+		return false
+	}
+	for i, n := range names {
+		if !strings.EqualFold(fields[i], n) {
+			return false
+		}
+	}
+	return true
+}
+
+// splitHeader splits a header line on commas, removing quotes and surrounding blanks. Header
+// names hold no commas in any supported format.
+func splitHeader(line string) []string {
+	parts := strings.Split(line, ",")
+	for i, p := range parts {
+		parts[i] = strings.TrimSpace(strings.Trim(strings.TrimSpace(p), `"`))
+	}
+	return parts
+}

@@ -1,0 +1,296 @@
+package imports
+
+import (
+	"bytes"
+	"encoding/xml"
+	"fmt"
+	"io"
+	"regexp"
+	"strings"
+
+	"github.com/shopspring/decimal"
+
+	"github.com/cgt-tools/cgt/cgt/model"
+)
+
+// IBKRFlex reads an Interactive Brokers Activity Flex Query, as XML (<FlexQueryResponse>) or
+// as CSV (a header of Flex field names such as "Buy/Sell","TradeDate"). Trades, cash
+// transactions and corporate actions are rows; security information, positions and rates
+// are not. Amounts stay in the trade currency; HMRC's monthly rates convert them.
+var IBKRFlex = &Importer{
+	Name:      "ibkr-flex",
+	Title:     "Interactive Brokers Activity Flex Query (XML or CSV)",
+	Signature: `XML root <FlexQueryResponse>, or a CSV header of Flex fields with "Buy/Sell" and "TradeDate" (or "Type" and "Amount" for cash transactions)`,
+	Detect: func(c *Content) bool {
+		if c.XMLRoot != "" {
+			return c.XMLRoot == "FlexQueryResponse"
+		}
+		return headerHas(c.Header, "Buy/Sell", "TradeDate") ||
+			headerHas(c.Header, "ClientAccountID", "Type", "Amount") || headerHas(c.Header, "ClientAccountID", "ActionID")
+	},
+	Read: readIBKRFlex,
+}
+
+// ibkrDates: IBKR's default yyyyMMdd[;HHmmss] and the ISO forms a query can be set to.
+var ibkrDates = []string{"20060102", "20060102;150405", "2006-01-02", "2006-01-02;150405", "2006-01-02, 15:04:05",
+	"2006-01-02 15:04:05", "20060102 150405", "01/02/2006", "01/02/2006;150405"}
+
+func readIBKRFlex(file string, src []byte) (*Import, error) {
+	b := newBatch(file, "ibkr-flex")
+	if c := Sniff(src); c.XMLRoot != "" {
+		return readIBKRFlexXML(file, src, b)
+	}
+	t, err := openCSV(file, src, b, nil)
+	if err != nil {
+		return nil, err
+	}
+	first := t.header[0]
+	for t.next() {
+		if strings.EqualFold(t.str(0), first) || strings.EqualFold(t.str(0), "ClientAccountID") {
+			b.unseen() // the header of the next section
+			t.setHeader(t.rec)
+			first = t.header[0]
+			continue
+		}
+		t.ibkrFlexRow(b, t.flexKind())
+	}
+	if t.err != nil {
+		return nil, t.err
+	}
+	return b.done(), nil
+}
+
+// flexKind says which section a CSV header belongs to.
+func (t *table) flexKind() string {
+	switch {
+	case t.col("Buy/Sell", "buySell") >= 0:
+		return "Trade"
+	case t.col("ActionID", "actionID") >= 0:
+		return "CorporateAction"
+	case t.col("Type") >= 0 && t.col("Amount") >= 0:
+		return "CashTransaction"
+	}
+	return ""
+}
+
+func readIBKRFlexXML(file string, src []byte, b *batch) (*Import, error) {
+	d := xml.NewDecoder(bytes.NewReader(src))
+	t := &table{file: file, b: b}
+	for {
+		off := d.InputOffset()
+		tok, err := d.Token()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, &model.Error{Code: model.CodeParse, File: file, Line: lineAt(src, d.InputOffset()),
+				Message: fmt.Sprintf("%s is not well-formed XML: %v", file, err),
+				Hint:    "Download the Flex Query again; an edited file may have lost a quote or an escape (& is written &amp;)."}
+		}
+		se, ok := tok.(xml.StartElement)
+		if !ok {
+			continue
+		}
+		switch se.Name.Local {
+		case "FlexStatement":
+			for _, a := range se.Attr {
+				if a.Name.Local == "accountId" && b.imp.Report.Account == "" {
+					b.imp.Report.Account = a.Value
+				}
+			}
+		case "Trade", "CashTransaction", "CorporateAction":
+			header := make([]string, len(se.Attr))
+			rec := make([]string, len(se.Attr))
+			for i, a := range se.Attr {
+				header[i], rec[i] = a.Name.Local, a.Value
+			}
+			t.setHeader(header)
+			t.rec = rec
+			t.line = lineAt(src, off+int64(bytes.IndexByte(src[off:], '<')))
+			if lod := t.str(t.col("levelOfDetail")); lod != "" && !strings.EqualFold(lod, "EXECUTION") &&
+				!strings.EqualFold(lod, "DETAIL") {
+				continue // an order or summary line repeats its executions: not a row
+			}
+			b.seen()
+			t.ibkrFlexRow(b, se.Name.Local)
+			if t.err != nil {
+				return nil, t.err
+			}
+		}
+	}
+	return b.done(), nil
+}
+
+func lineAt(src []byte, off int64) int {
+	if off < 0 || off > int64(len(src)) {
+		off = int64(len(src))
+	}
+	return bytes.Count(src[:off], []byte("\n")) + 1
+}
+
+func (t *table) ibkrFlexRow(b *batch, kind string) {
+	row := t.line
+	switch kind {
+	case "Trade":
+		t.ibkrTrade(b, row)
+	case "CashTransaction":
+		t.ibkrCash(b, row)
+	case "CorporateAction":
+		t.ibkrCorporate(b, row)
+	default:
+		b.skip(row, "metadata", "a Flex Query section cgt does not read (no trades, cash or corporate actions)")
+	}
+}
+
+func (t *table) ibkrDate(names ...string) model.Date {
+	c := t.col(names...)
+	s := t.str(c)
+	if s == "" {
+		c = t.col("dateTime", "Date/Time", "reportDate")
+	}
+	return t.date(c, ibkrDates...)
+}
+
+func (t *table) ibkrTicker() string {
+	return ticker(t.str(t.col("symbol")), t.str(t.col("isin")))
+}
+
+func (t *table) ibkrTrade(b *batch, row int) {
+	asset := strings.ToUpper(t.str(t.col("assetCategory", "AssetClass")))
+	tk := t.ibkrTicker()
+	date := t.ibkrDate("tradeDate")
+	if t.err != nil {
+		return
+	}
+	switch asset {
+	case "CASH":
+		b.skip(row, "fx_conversion", "currency conversion "+t.str(t.col("symbol"))+": not a share transaction")
+		return
+	case "", "STK", "ETF", "FUND", "MF":
+	default:
+		b.warn(row, "unsupported", fmt.Sprintf("%s trade in %s (%s) is not calculated", asset, t.str(t.col("symbol")), t.str(t.col("description"))),
+			"work out gains on options, futures and other derivatives separately; add bonds as BUY/SELL lines if they are chargeable")
+		return
+	}
+	side := strings.ToUpper(t.str(t.col("buySell", "Buy/Sell")))
+	qty := t.dec(t.col("quantity")).Abs()
+	price := t.dec(t.col("tradePrice", "price")).Abs()
+	ccy, pence := t.currency(t.col("currency", "CurrencyPrimary"))
+	comm := t.dec(t.col("ibCommission")).Abs()
+	commCcy, commPence := ccy, false
+	if c := t.col("ibCommissionCurrency"); t.str(c) != "" {
+		commCcy, commPence = t.currency(c)
+	}
+	taxes := t.dec(t.col("taxes")).Abs()
+	if t.err != nil {
+		return
+	}
+	if pence {
+		price, taxes = pounds(price), pounds(taxes)
+	}
+	if commPence {
+		comm = pounds(comm)
+	}
+	action := model.Buy
+	switch {
+	case strings.HasPrefix(side, "BUY"):
+	case strings.HasPrefix(side, "SELL"):
+		action = model.Sell
+	default:
+		b.warn(row, "trade", fmt.Sprintf("trade in %s with buySell %q", tk, side), "add the BUY or SELL line by hand")
+		return
+	}
+	if qty.Sign() <= 0 {
+		b.warn(row, "trade", "trade in "+tk+" without a quantity", "add the "+string(action)+" line by hand")
+		return
+	}
+	fees := taxes
+	if commCcy == ccy {
+		fees = fees.Add(comm)
+	} else if !comm.IsZero() {
+		b.warnf("%s row %d: commission %s %s on %s is in another currency than the trade (%s) and is left out; add it to the FEES by hand", t.file, row, comm, commCcy, tk, ccy)
+	}
+	ref := t.str(t.col("tradeID", "TradeID", "ibExecID", "transactionID"))
+	b.add(row, model.Transaction{Date: date, Action: action, Ticker: tk, Quantity: num(qty), Price: amount(price, ccy),
+		Fees: amount(fees, ccy), ISIN: t.str(t.col("isin")), Name: t.str(t.col("description")), BrokerRef: ref,
+		Account: t.str(t.col("accountId", "ClientAccountID"))})
+}
+
+func (t *table) ibkrCash(b *batch, row int) {
+	typ := t.str(t.col("type"))
+	ty := strings.ToLower(typ)
+	desc := t.str(t.col("description"))
+	tk := t.ibkrTicker()
+	date := t.ibkrDate("dateTime", "Date/Time", "reportDate", "settleDate")
+	amt := t.dec(t.col("amount"))
+	ccy, pence := t.currency(t.col("currency", "CurrencyPrimary"))
+	if t.err != nil {
+		return
+	}
+	if pence {
+		amt = pounds(amt)
+	}
+	key := tk + "|" + date.String()
+	switch {
+	case ty == "dividends" && strings.Contains(strings.ToLower(desc), "return of capital"):
+		b.warn(row, "capital_return", "return of capital on "+tk+" ("+desc+") reduces the cost of the holding", "add a CAPRETURN line with the amount returned")
+	case ty == "dividends" || strings.HasPrefix(ty, "payment in lieu"):
+		if amt.Sign() <= 0 {
+			b.skip(row, "dividend_reversal", "a reversed or negative dividend: "+desc+" (income, not a CGT figure)")
+			return
+		}
+		b.dividend(row, key, model.Transaction{Date: date, Action: model.Dividend, Ticker: tk, Total: amount(amt, ccy),
+			ISIN: t.str(t.col("isin")), Name: desc, BrokerRef: t.str(t.col("transactionID"))})
+	case strings.HasPrefix(ty, "withholding"):
+		b.withhold(row, key, amount(amt, ccy), typ)
+	case strings.HasPrefix(ty, "deposits"):
+		kind := "deposit"
+		if amt.Sign() < 0 {
+			kind = "withdrawal"
+		}
+		b.skip(row, kind, desc)
+	case strings.Contains(ty, "interest"):
+		b.skip(row, "interest", typ+": interest is income, not a capital transaction")
+	case strings.Contains(ty, "fee") || strings.Contains(ty, "commission"):
+		b.skip(row, "fee", typ+": "+desc+" (an account fee, not a cost of a trade)")
+	default:
+		b.skip(row, "cash", typ+": "+desc+" (a cash movement, not a share transaction)")
+	}
+}
+
+// splitRatio reads "2:1", "SPLIT 4 FOR 1" or "1:10 Reverse": new shares for old.
+var splitRatio = regexp.MustCompile(`(?i)(\d+(?:\.\d+)?)\s*(?:FOR|:)\s*(\d+(?:\.\d+)?)`)
+
+func (t *table) ibkrCorporate(b *batch, row int) {
+	typ := strings.ToUpper(t.str(t.col("type")))
+	desc := t.str(t.col("description", "actionDescription"))
+	tk := t.ibkrTicker()
+	date := t.ibkrDate("dateTime", "reportDate")
+	if t.err != nil {
+		return
+	}
+	switch typ {
+	case "FS", "RS":
+		m := splitRatio.FindStringSubmatch(desc)
+		if m == nil {
+			b.warn(row, "split", "split of "+tk+" ("+desc+") without a ratio in its description", "add a SPLIT (or UNSPLIT) line with the ratio")
+			return
+		}
+		newN, _ := decimal.NewFromString(m[1])
+		oldN, _ := decimal.NewFromString(m[2])
+		// A reverse split can be written as two rows (old line removed, new added): one SPLIT.
+		key := "split|" + tk + "|" + date.String()
+		if b.divs[key] != 0 {
+			b.fold(row)
+			return
+		}
+		if b.divs == nil {
+			b.divs = map[string]int{}
+		}
+		b.divs[key] = 1
+		addSplit(b, row, date, tk, oldN, newN)
+	default:
+		b.warn(row, "corporate_action", fmt.Sprintf("corporate action %s on %s (%s) is not converted", typ, tk, desc),
+			"add the ledger line that fits (TAKEOVER, DEMERGER, RIGHTS, a BUY for a stock dividend at its value)")
+	}
+}

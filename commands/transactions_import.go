@@ -1,0 +1,147 @@
+package commands
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+
+	"github.com/cgt-tools/cgt/cgt/dsl"
+	"github.com/cgt-tools/cgt/cgt/imports"
+	"github.com/cgt-tools/cgt/cgt/model"
+	"github.com/cgt-tools/cgt/envelope"
+	"github.com/cgt-tools/cgt/registry"
+)
+
+// TransactionsImportArgs are the arguments of transactions.import.
+type TransactionsImportArgs struct {
+	Path    []string `json:"path" jsonschema:"required,minItems=1" jsonschema_description:"Broker export files to convert (several are combined; - is standard input in the CLI). The format is recognised from each file's content." cgt:"pos=0,alias=file,alias=files"`
+	Broker  string   `json:"broker,omitempty" jsonschema_description:"Force the format instead of detecting it: auto (the default), trading212, ibkr-flex, ibkr-activity, ibkr-history, schwab, schwab-awards, freetrade, hl, vanguard." cgt:"alias=format"`
+	Account string   `json:"account,omitempty" jsonschema_description:"Account label given to every imported transaction (an ISA, say), overriding any account the file names."`
+}
+
+// TransactionsImportResult is the imported ledger and the account of every file's rows.
+type TransactionsImportResult struct {
+	Count        int                   `json:"count" jsonschema_description:"Number of transactions imported."`
+	Transactions []ImportedTransaction `json:"transactions" record:"rows=transaction" jsonschema_description:"The transactions in date order, in the JSON transaction form with the security and account labels the files give."`
+	Imports      []imports.Report      `json:"imports" record:"rows=import" jsonschema_description:"One entry per file: the format, and every data row accounted for (rows = imported + skipped)."`
+
+	txns    []model.Transaction
+	reports []imports.Report
+}
+
+// ImportedTransaction is the JSON transaction form with the labels an import carries. A BUY
+// or SELL whose export states the whole consideration (the sterling debited or credited) has
+// total instead of price.
+type ImportedTransaction struct {
+	dsl.JSONTransaction
+	ISIN      string `json:"isin,omitempty" jsonschema_description:"The security's ISIN, when the export gives it."`
+	Name      string `json:"name,omitempty" jsonschema_description:"The security's name, when the export gives it."`
+	Account   string `json:"account,omitempty" jsonschema_description:"The account label."`
+	BrokerRef string `json:"broker_ref,omitempty" jsonschema_description:"The broker's reference for the row (order or trade id), used to count overlapping exports once."`
+}
+
+// TransactionsImport converts broker exports into ledger transactions.
+var TransactionsImport = registry.NewCommand(registry.Meta{
+	Name:        "transactions.import",
+	MCPName:     "import_transactions",
+	Summary:     "Convert broker export files into ledger transactions, every row accounted for",
+	Description: "Reads broker exports (Trading 212, Interactive Brokers Flex Query / Activity Statement / Transaction History, Charles Schwab transactions and Equity Awards, Freetrade, Hargreaves Lansdown, Vanguard UK), recognised from their content, and converts trades, dividends and splits into ledger transactions. Every data row is accounted for in imports[]: imported, or skipped with its type (deposit, withdrawal, interest, fx_conversion, fee...) and reason; a row that could change a gain and cannot be converted is also a warning saying what to add by hand. With a GBP account (Trading 212, Freetrade) the sterling actually debited or credited is the consideration and conversion fees are costs; foreign-currency accounts (IBKR, Schwab) keep their foreign amounts. --output text prints an editable ledger (`--out 2024.cgt`). Every ledger-reading command also accepts these files directly.",
+	Usage:       "cgt transactions.import FILE... [broker=auto|NAME] [account=LABEL] [--output text --out LEDGER.cgt]",
+	Examples: []registry.Example{
+		{Description: "Import a Trading 212 history export", Args: []string{"cgt/imports/testdata/trading212/kapji_2024_transactions.csv"}},
+		{Description: "Import as an editable ledger, labelling the account", Args: []string{"cgt/imports/testdata/trading212/kapji_2026_transactions.csv", "account=t212", "--output", "text"}},
+	},
+	SideEffects:    registry.LocalFileRead,
+	RateLimitNotes: "None: the files are read locally.",
+	CitationFields: []string{"transactions[].source", "imports[].file", "imports[].skipped[].row"},
+	Agent: registry.Agent{
+		UseWhen:   []string{"The user has broker export files (CSV, XML, JSON) and needs a ledger or a check of what the files contain."},
+		AvoidWhen: []string{"You only need the figures: report.calculate reads the exports directly."},
+		NextSteps: []string{"report.calculate", "holdings.list", "transactions.to_dsl"},
+	},
+}, transactionsImport)
+
+func transactionsImport(_ context.Context, deps *registry.Deps, a TransactionsImportArgs) (TransactionsImportResult, []string, error) {
+	if len(a.Path) == 0 {
+		return TransactionsImportResult{}, nil, envelope.New(envelope.UsageError, "name at least one broker export file",
+			"Give the files as path (positional in the CLI).", "cgt transactions.import history.csv")
+	}
+	inputs, err := readPaths(deps, a.Path)
+	if err != nil {
+		return TransactionsImportResult{}, nil, err
+	}
+	opts := imports.Options{Broker: a.Broker, Account: a.Account}
+	imps := make([]*imports.Import, 0, len(inputs))
+	for _, in := range inputs {
+		imp, err := imports.Read(in.File, in.Content, opts)
+		if err != nil {
+			return TransactionsImportResult{}, nil, err
+		}
+		imps = append(imps, imp)
+	}
+	txns, warnings := imports.Merge(imps)
+	slices.SortStableFunc(txns, func(x, y model.Transaction) int { return int(x.Date - y.Date) })
+	res := TransactionsImportResult{Count: len(txns), Transactions: make([]ImportedTransaction, len(txns)), txns: txns}
+	for i, t := range txns {
+		res.Transactions[i] = importedJSON(t)
+	}
+	for _, imp := range imps {
+		res.Imports = append(res.Imports, imp.Report)
+	}
+	res.reports = res.Imports
+	if len(txns) == 0 {
+		warnings = append(warnings, "no transactions were imported: every row was skipped (see imports[].skipped)")
+	}
+	return res, warnings, nil
+}
+
+// importedJSON is the JSON form of an imported transaction with its labels.
+func importedJSON(t model.Transaction) ImportedTransaction {
+	j := ImportedTransaction{JSONTransaction: dsl.ToJSON(t), ISIN: t.ISIN, Name: t.Name, Account: t.Account, BrokerRef: t.BrokerRef}
+	if (t.Action == model.Buy || t.Action == model.Sell) && t.Price.IsZero() && t.Price.Currency == "" && !t.Total.IsZero() {
+		j.Price = nil
+		j.Total = &dsl.JSONAmount{Amount: scaledString(t.Total.Value), Currency: t.Total.Currency}
+	}
+	return j
+}
+
+// scaledString writes a decimal at the scale it was read with (12.50 stays 12.50).
+func scaledString(d model.Decimal) string {
+	e := d.Exact()
+	if e.Exponent() < 0 {
+		return e.StringFixed(-e.Exponent())
+	}
+	return e.String()
+}
+
+// WriteText renders the import as an editable ledger: a comment block per file accounting for
+// its rows (every skipped row with its reason), the warnings as comments, then one canonical
+// ledger line per transaction in date order.
+func (r TransactionsImportResult) WriteText(w io.Writer, warnings []string) error {
+	var b strings.Builder
+	b.WriteString("# Ledger imported by cgt transactions.import. Check it, then keep it as your ledger.\n")
+	for _, rep := range r.reports {
+		fmt.Fprintf(&b, "#\n# %s (%s", rep.File, rep.Broker)
+		if rep.Account != "" {
+			fmt.Fprintf(&b, ", account %s", rep.Account)
+		}
+		fmt.Fprintf(&b, "): %d rows, %d imported, %d skipped\n", rep.Rows, rep.Imported, len(rep.Skipped))
+		for _, s := range rep.Skipped {
+			fmt.Fprintf(&b, "#   row %d skipped (%s): %s\n", s.Row, s.Type, oneLine(s.Reason))
+		}
+	}
+	if len(warnings) > 0 {
+		b.WriteString("#\n")
+		for _, wn := range warnings {
+			fmt.Fprintf(&b, "# warning: %s\n", oneLine(wn))
+		}
+	}
+	b.WriteString("\n")
+	b.WriteString(dsl.FormatAll(r.txns))
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+func oneLine(s string) string { return strings.NewReplacer("\r", " ", "\n", " ").Replace(s) }
