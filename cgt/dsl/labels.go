@@ -145,7 +145,7 @@ func suggestLabel(w string) string {
 		return "REF"
 	default:
 		for _, k := range []string{"ACCOUNT", "ISIN", "REF"} {
-			if len(up) > 3 && editDistance(up, k) <= 1 {
+			if editDistance(up, k) <= 1 {
 				return k
 			}
 		}

@@ -515,9 +515,12 @@ func (p *parser) notOptional(tok token, after, allowed string) *model.Error {
 				fmt.Sprintf("write %s AMOUNT [CCY] after the %s", strings.ReplaceAll(allowed, " or ", " AMOUNT [CCY] or "), after))
 		}
 	}
+	hint := fmt.Sprintf("only an ISO 4217 currency code and then %s AMOUNT [CCY] may follow the %s, then the labels ACCOUNT, ISIN and REF; start a comment with '#'", allowed, after)
+	if s := suggestLabel(string(tok.text)); s != "" {
+		hint = "did you mean " + s + "? " + hint
+	}
 	return p.fail(model.CodeParse, tok.off, string(tok.text),
-		fmt.Sprintf("expected a currency, %s or end of line after the %s, found %s", allowed, after, found(tok)),
-		fmt.Sprintf("only an ISO 4217 currency code and then %s AMOUNT [CCY] may follow the %s, then the labels ACCOUNT, ISIN and REF; start a comment with '#'", allowed, after))
+		fmt.Sprintf("expected a currency, %s or end of line after the %s, found %s", allowed, after, found(tok)), hint)
 }
 
 // extra is an optional "KEYWORD AMOUNT [CCY]" part of a line, read into dst.
