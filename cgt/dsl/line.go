@@ -2,7 +2,6 @@ package dsl
 
 import (
 	"fmt"
-	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -79,7 +78,7 @@ func (p *parser) trade(t *model.Transaction) (err *model.Error) {
 	return err
 }
 
-// dividend reads "TOTAL VALUE [CCY] [TAX AMOUNT [CCY]]".
+// dividend reads "TOTAL AMOUNT [CCY] [TAX AMOUNT [CCY]]".
 func (p *parser) dividend(t *model.Transaction) (err *model.Error) {
 	if err = p.keyword("TOTAL", "the ticker", "a DIVIDEND line has no quantity: write DIVIDEND TICKER TOTAL AMOUNT [CCY]"); err != nil {
 		return err
@@ -91,7 +90,7 @@ func (p *parser) dividend(t *model.Transaction) (err *model.Error) {
 	return err
 }
 
-// accumulation reads "QTY TOTAL VALUE [CCY] [TAX AMOUNT [CCY]]".
+// accumulation reads "QTY TOTAL AMOUNT [CCY] [TAX AMOUNT [CCY]]".
 func (p *parser) accumulation(t *model.Transaction) (err *model.Error) {
 	if t.Quantity, err = p.number("quantity", nonNegative); err != nil {
 		return err
@@ -106,7 +105,7 @@ func (p *parser) accumulation(t *model.Transaction) (err *model.Error) {
 	return err
 }
 
-// capReturn reads "QTY TOTAL VALUE [CCY] [FEES AMOUNT [CCY]] [VALUE AMOUNT [CCY]]".
+// capReturn reads "QTY TOTAL AMOUNT [CCY] [FEES AMOUNT [CCY]] [VALUE AMOUNT [CCY]]".
 func (p *parser) capReturn(t *model.Transaction) (err *model.Error) {
 	if t.Quantity, err = p.number("quantity", nonNegative); err != nil {
 		return err
@@ -533,10 +532,6 @@ type extra struct {
 // extras reads a line's optional parts, in any order and each at most once, up to the end of
 // the line or its labels. A part left out keeps the value dst already holds.
 func (p *parser) extras(after string, parts ...extra) *model.Error {
-	allowed := make([]string, len(parts))
-	for i, x := range parts {
-		allowed[i] = x.keyword
-	}
 	seen := 0
 	for {
 		tok, err := p.next()
@@ -547,8 +542,15 @@ func (p *parser) extras(after string, parts ...extra) *model.Error {
 			p.pos = tok.off
 			return nil
 		}
-		i := slices.IndexFunc(parts, func(x extra) bool { return equalFold(tok.text, x.keyword) })
+		i := len(parts) - 1
+		for i >= 0 && !equalFold(tok.text, parts[i].keyword) {
+			i--
+		}
 		if i < 0 {
+			allowed := make([]string, len(parts))
+			for k, x := range parts {
+				allowed[k] = x.keyword
+			}
 			return p.notOptional(tok, after, strings.Join(allowed, " or "))
 		}
 		if seen&(1<<i) != 0 {
