@@ -1,5 +1,7 @@
 package dsl
 
+import "github.com/cgt-tools/cgt/cgt/model"
+
 // activeCurrencies are the ISO 4217 alphabetic codes in use, including the fund and
 // precious-metal codes ISO lists (XAU, XDR...). XTS (testing) and XXX (no currency) are left out:
 // neither can price a trade.
@@ -68,4 +70,19 @@ func upper(c byte) byte {
 		return c - ('a' - 'A')
 	}
 	return c
+}
+
+// pence converts an amount in pence (GBX, also written GBp) to pounds exactly: the same
+// digits, two places further right ("150.25" pence is "1.5025" pounds). Nothing is rounded.
+func pence(v model.Decimal) model.Decimal {
+	if neg, hi, lo, exp, ok := v.Parts128(); ok {
+		return model.NewDecimal128(neg, hi, lo, exp-2)
+	}
+	return model.NewDecimal(v.Exact().Shift(-2))
+}
+
+// isPence reports a pence currency code: GBX in any case, or GBp written exactly so (GBP and
+// gbp are pounds).
+func isPence(code string) bool {
+	return code == "GBp" || len(code) == 3 && upper(code[0]) == 'G' && upper(code[1]) == 'B' && upper(code[2]) == 'X'
 }

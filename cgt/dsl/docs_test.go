@@ -1,8 +1,10 @@
 package dsl
 
 import (
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -37,9 +39,34 @@ func TestDocsExamplesParse(t *testing.T) {
 	if blocks < 3 {
 		t.Errorf("only %d example blocks found", blocks)
 	}
-	for _, ex := range lineExamples {
+	for _, ex := range append(slices.Collect(maps.Values(lineExamples)), totalFormExample, labelExample) {
 		if !strings.Contains(string(doc), ex) {
 			t.Errorf("docs lack the example %q", ex)
 		}
+	}
+}
+
+// TestBundledExamplesParse reads every ledger in examples/ and checks that its canonical form
+// reads back to the same transactions.
+func TestBundledExamplesParse(t *testing.T) {
+	files, _ := filepath.Glob(filepath.Join("..", "..", "examples", "*.cgt"))
+	if len(files) < 3 {
+		t.Fatalf("only %d example ledgers found", len(files))
+	}
+	for _, f := range files {
+		src, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		txns, err := Parse(filepath.Base(f), src)
+		if err != nil {
+			t.Errorf("%s: %v", f, err)
+			continue
+		}
+		again, err := Parse("", []byte(FormatAll(txns)))
+		if err != nil {
+			t.Fatalf("%s: canonical form does not parse: %v", f, err)
+		}
+		sameTransactions(t, again, txns)
 	}
 }

@@ -1,6 +1,8 @@
 package dsl
 
 import (
+	"unicode/utf8"
+
 	"github.com/cgt-tools/cgt/cgt/model"
 )
 
@@ -30,7 +32,11 @@ func appendTransaction(b []byte, t model.Transaction) []byte {
 	switch t.Action {
 	case model.Buy, model.Sell:
 		b = appendNumber(b, " ", t.Quantity)
-		b = appendAmount(b, " @ ", t.Price)
+		if TotalForm(t) {
+			b = appendAmount(b, " TOTAL ", t.Total)
+		} else {
+			b = appendAmount(b, " @ ", t.Price)
+		}
 		b = appendOptional(b, " FEES ", t.Fees)
 	case model.Dividend:
 		b = appendAmount(b, " TOTAL ", t.Total)
@@ -43,10 +49,66 @@ func appendTransaction(b []byte, t model.Transaction) []byte {
 		b = appendNumber(b, " ", t.Quantity)
 		b = appendAmount(b, " TOTAL ", t.Total)
 		b = appendOptional(b, " FEES ", t.Fees)
+		b = appendOptional(b, " VALUE ", t.Value)
 	case model.Split, model.Unsplit:
 		b = appendNumber(b, " RATIO ", t.Ratio)
+	case model.SpouseOut:
+		b = appendNumber(b, " ", t.Quantity)
+	case model.SpouseIn, model.Pool:
+		b = appendNumber(b, " ", t.Quantity)
+		b = appendAmount(b, " COST ", t.Cost)
+	case model.Rights:
+		b = appendNumber(b, " ", t.Quantity)
+		b = appendAmount(b, " @ ", t.Price)
+		b = appendOptional(b, " FEES ", t.Fees)
+	case model.Takeover:
+		b = append(append(b, ' '), t.NewTicker...)
+		b = appendNumber(b, " ", t.Quantity)
+		b = appendOptional(b, " CASH ", t.Cash)
+		b = appendOptional(b, " VALUE ", t.Value)
+	case model.Demerger:
+		b = append(append(b, ' '), t.NewTicker...)
+		b = appendNumber(b, " ", t.Quantity)
+		b = appendNumber(b, " COST ", t.Ratio)
+	case model.ERI:
+		b = appendNumber(b, " ", t.Quantity)
+		b = appendAmount(b, " TOTAL ", t.Total)
+	case model.AccountDecl:
+		b = append(append(b, ' '), t.AccountType...)
+	case model.Alias:
+		b = append(append(b, ' '), t.NewTicker...)
 	}
-	return append(b, '\n')
+	return append(appendLabels(b, t), '\n')
+}
+
+// TotalForm reports whether a BUY or SELL is written in the total form (the whole
+// consideration) rather than with a price per share: it has no price currency and a total.
+func TotalForm(t model.Transaction) bool {
+	return t.Price.Currency == "" && t.Price.Value.IsZero() && (t.Total.Currency != "" || !t.Total.Value.IsZero())
+}
+
+// appendLabels writes the labels in a fixed order, and the security's name as a comment (the
+// ledger language has no field for it).
+func appendLabels(b []byte, t model.Transaction) []byte {
+	if t.Account != "" {
+		b = append(append(b, " ACCOUNT "...), t.Account...)
+	}
+	if t.ISIN != "" {
+		b = append(append(b, " ISIN "...), t.ISIN...)
+	}
+	if t.BrokerRef != "" {
+		b = append(append(b, " REF "...), t.BrokerRef...)
+	}
+	if t.Name != "" {
+		b = append(b, " # "...)
+		for _, r := range t.Name {
+			if r < 0x20 || r == 0x7F || r == '\u2028' || r == '\u2029' || r == 0x85 {
+				r = ' '
+			}
+			b = utf8.AppendRune(b, r)
+		}
+	}
+	return b
 }
 
 func appendNumber(b []byte, before string, d model.Decimal) []byte {

@@ -18,6 +18,13 @@ func FuzzParse(f *testing.F) {
 		"# comment only\n\n",
 		"2024-01-01 BUY A 1,000 @ £2\x00",
 		"\xff\xfe",
+		"2024-04-01 BUY AAPL 0.3741 TOTAL 50.00 FEES 0.15 ACCOUNT T212-ISA ISIN US0378331005 REF T212-0001 # Apple\n",
+		"2024-04-01 SELL VOD.L 1000 @ 72.15 GBX FEES 995 GBp\n2024-04-01 BUY A 150,25 @ 1,000.50\n",
+		"2024-08-01 SPOUSEOUT VOD.L 500\n2024-08-01 SPOUSEIN VOD.L 500 COST 612.40 REF x\n",
+		"2024-09-02 RIGHTS LLOY 200 @ 0.35 FEES 1.50\n2024-10-01 TAKEOVER OLDCO NEWCO 150 VALUE 45 USD CASH 3\n",
+		"2024-10-15 DEMERGER ABC ABCX 50 COST 0.25\n2024-07-15 CAPRETURN XYZ 100 TOTAL 4000 FEES 1 VALUE 20000\n",
+		"2025-01-31 ERI VWRL 120 TOTAL 14.62\n1982-03-31 POOL BP.L 1000 COST 2150.00 isin gb00bh4hks39\n",
+		"2024-04-06 ACCOUNT T212-ISA ISA\n2024-01-01 ALIAS VOD.L VOD\n2024-01-01 EXEMPT TR28\n2024-01-01 NONREPORTING VTI ACCOUNT X\n",
 	} {
 		f.Add([]byte(s))
 	}
@@ -27,11 +34,20 @@ func FuzzParse(f *testing.F) {
 			checkFuzzError(t, err, true)
 			return
 		}
-		again, err := Parse("fuzz.cgt", []byte(FormatAll(txns)))
+		text := FormatAll(txns)
+		again, err := Parse("fuzz.cgt", []byte(text))
 		if err != nil {
 			t.Fatalf("canonical form of %q does not parse: %v", src, err)
 		}
 		sameTransactions(t, again, txns)
+		if FormatAll(again) != text {
+			t.Fatalf("canonical form of %q is not stable", src)
+		}
+		fromJSON, err := ParseJSON("fuzz.json", mustMarshal(t, ToJSONAll(txns)))
+		if err != nil {
+			t.Fatalf("JSON form of %q does not parse: %v", src, err)
+		}
+		sameTransactions(t, fromJSON, txns)
 	})
 }
 
@@ -44,6 +60,13 @@ func FuzzParseJSON(f *testing.F) {
 		`{"not": "an array"}`,
 		`[1, "x", null]`,
 		`[`,
+		`[{"date": "2024-04-01", "action": "BUY", "ticker": "AAPL", "quantity": "0.3741", "total": "50.00", "account": "t212-isa", "isin": "US0378331005", "name": "Apple\nInc.", "broker_ref": "T-1"}]`,
+		`[{"date": "2024-04-01", "action": "SELL", "ticker": "A", "quantity": "1", "price": "1", "total": "2"}]`,
+		`[{"date": "2024-04-01", "action": "BUY", "ticker": "VOD.L", "quantity": "1000", "price": {"amount": "72.15", "currency": "GBp"}}]`,
+		`[{"date": "2024-10-01", "action": "TAKEOVER", "ticker": "OLDCO", "new_ticker": "NEWCO", "quantity": "150", "cash": "300.00", "value": "4500.00"}]`,
+		`[{"date": "2024-10-15", "action": "DEMERGER", "ticker": "ABC", "new_ticker": "ABCX", "quantity": "50", "fraction": "0.25"}]`,
+		`[{"date": "2024-04-06", "action": "ACCOUNT", "ticker": "T212-ISA", "account_type": "isa"}, {"date": "2024-01-01", "action": "ALIAS", "ticker": "A", "new_ticker": "B"}]`,
+		`[{"date": "1982-03-31", "action": "POOL", "ticker": "BP.L", "quantity": "1000", "cost": {"amount": "2150", "currency": "GBX"}}]`,
 	} {
 		f.Add([]byte(s))
 	}
@@ -58,6 +81,11 @@ func FuzzParseJSON(f *testing.F) {
 			t.Fatalf("JSON form of %q does not parse: %v", src, err)
 		}
 		sameTransactions(t, again, txns)
+		text, err := Parse("fuzz.cgt", []byte(FormatAll(txns)))
+		if err != nil {
+			t.Fatalf("canonical text of %q does not parse: %v\n%s", src, err, FormatAll(txns))
+		}
+		sameTransactions(t, text, withoutNames(txns))
 	})
 }
 

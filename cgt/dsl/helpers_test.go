@@ -80,8 +80,31 @@ func txnDiff(a, b model.Transaction) string {
 		return "tax"
 	case !sameNumber(a.Ratio, b.Ratio):
 		return "ratio"
+	case (a.Action == model.Buy || a.Action == model.Sell) && TotalForm(a) != TotalForm(b):
+		return "price or total form"
+	case a.NewTicker != b.NewTicker:
+		return "new ticker"
+	case !sameAmount(a.Cost, b.Cost):
+		return "cost"
+	case !sameAmount(a.Cash, b.Cash):
+		return "cash"
+	case !sameAmount(a.Value, b.Value):
+		return "value"
+	case a.AccountType != b.AccountType:
+		return "account type"
+	case a.Account != b.Account || a.ISIN != b.ISIN || a.Name != b.Name || a.BrokerRef != b.BrokerRef:
+		return "labels"
 	}
 	return ""
+}
+
+// withoutNames clears the security names, which the ledger language keeps only as a comment.
+func withoutNames(txns []model.Transaction) []model.Transaction {
+	out := append([]model.Transaction(nil), txns...)
+	for i := range out {
+		out[i].Name = ""
+	}
+	return out
 }
 
 func sameNumber(x, y model.Decimal) bool {

@@ -100,25 +100,46 @@ func jsonDocumentError(file string, src []byte, err error) *model.Error {
 }
 
 // jsonKeys are the keys a transaction object may have, in the order they are documented.
-var jsonKeys = []string{"date", "action", "ticker", "quantity", "price", "fees", "total", "tax", "ratio", "source"}
+var jsonKeys = []string{"date", "action", "ticker", "quantity", "price", "fees", "total", "tax", "ratio",
+	"new_ticker", "cost", "cash", "value", "fraction", "account_type",
+	"account", "isin", "name", "broker_ref", "source"}
+
+// valueKeys are the keys that apply to some actions only (fieldsOf says which); the others
+// (date, action, ticker, the labels and source) apply to every action.
+var valueKeys = jsonKeys[3:15]
 
 // jsonKeySynonyms are keys people send for ours.
 var jsonKeySynonyms = map[string]string{
 	"qty": "quantity", "shares": "quantity", "units": "quantity", "symbol": "ticker",
-	"isin": "ticker", "type": "action", "kind": "action", "side": "action", "fee": "fees",
-	"commission": "fees", "amount": "total", "value": "total", "cost": "price",
-	"withholding": "tax", "split_ratio": "ratio",
+	"type": "action", "kind": "action", "side": "action", "fee": "fees",
+	"commission": "fees", "amount": "total", "consideration": "total", "withholding": "tax",
+	"split_ratio": "ratio", "new_symbol": "new_ticker", "to_ticker": "new_ticker",
+	"cost_fraction": "fraction", "apportionment": "fraction", "market_value": "value",
+	"ref": "broker_ref", "reference": "broker_ref", "order_id": "broker_ref", "description": "name",
+	"wrapper": "account_type", "accounttype": "account_type",
 }
 
-// fieldsOf lists, per action, the required then the optional value fields.
+// fieldsOf lists, per action, the required then the optional value fields. A BUY or SELL
+// takes one of price and total (values checks that).
 var fieldsOf = map[model.Action]struct{ required, optional []string }{
-	model.Buy:          {[]string{"quantity", "price"}, []string{"fees"}},
-	model.Sell:         {[]string{"quantity", "price"}, []string{"fees"}},
+	model.Buy:          {[]string{"quantity"}, []string{"price", "total", "fees"}},
+	model.Sell:         {[]string{"quantity"}, []string{"price", "total", "fees"}},
 	model.Dividend:     {[]string{"total"}, []string{"tax"}},
 	model.Accumulation: {[]string{"quantity", "total"}, []string{"tax"}},
-	model.CapReturn:    {[]string{"quantity", "total"}, []string{"fees"}},
+	model.CapReturn:    {[]string{"quantity", "total"}, []string{"fees", "value"}},
 	model.Split:        {[]string{"ratio"}, nil},
 	model.Unsplit:      {[]string{"ratio"}, nil},
+	model.SpouseOut:    {[]string{"quantity"}, nil},
+	model.SpouseIn:     {[]string{"quantity", "cost"}, nil},
+	model.Rights:       {[]string{"quantity", "price"}, []string{"fees"}},
+	model.Takeover:     {[]string{"new_ticker", "quantity"}, []string{"cash", "value"}},
+	model.Demerger:     {[]string{"new_ticker", "quantity", "fraction"}, nil},
+	model.ERI:          {[]string{"quantity", "total"}, nil},
+	model.Pool:         {[]string{"quantity", "cost"}, nil},
+	model.AccountDecl:  {[]string{"account_type"}, nil},
+	model.Alias:        {[]string{"new_ticker"}, nil},
+	model.Exempt:       {nil, nil},
+	model.NonReporting: {nil, nil},
 }
 
 // jsonItem is one object of a JSON array being read.
@@ -154,6 +175,9 @@ func parseJSONItem(file string, index int, raw json.RawMessage) (model.Transacti
 		return t, err
 	}
 	if err = j.values(&t); err != nil {
+		return t, err
+	}
+	if err = j.labels(&t); err != nil {
 		return t, err
 	}
 	t.Source = model.Source{File: file, Line: 0, Index: index}
@@ -260,8 +284,11 @@ func (j *jsonItem) kind() (model.Action, *model.Error) {
 	return "", j.fail(model.CodeParse, "action", s, fmt.Sprintf("unknown action %q", clip(s)), hint)
 }
 
-func (j *jsonItem) ticker() (string, *model.Error) {
-	s, err := j.str("ticker", "the ticker as a string such as \"AAPL\"")
+func (j *jsonItem) ticker() (string, *model.Error) { return j.tickerField("ticker") }
+
+// tickerField reads a ticker from field (ticker or new_ticker).
+func (j *jsonItem) tickerField(field string) (string, *model.Error) {
+	s, err := j.str(field, "the ticker as a string such as \"AAPL\"")
 	if err != nil {
 		return "", err
 	}
@@ -272,7 +299,7 @@ func (j *jsonItem) ticker() (string, *model.Error) {
 		if bad >= 0 {
 			msg, hint = tickerProblem([]byte(s), bad)
 		}
-		return "", j.fail(model.CodeParse, "ticker", s, msg, hint)
+		return "", j.fail(model.CodeParse, field, s, msg, hint)
 	}
 	return string(up), nil
 }
@@ -281,7 +308,7 @@ func (j *jsonItem) ticker() (string, *model.Error) {
 // apply to it.
 func (j *jsonItem) values(t *model.Transaction) (err *model.Error) {
 	spec := fieldsOf[t.Action]
-	for _, f := range jsonKeys[3:9] {
+	for _, f := range valueKeys {
 		_, present := j.fields[f]
 		required, optional := slices.Contains(spec.required, f), slices.Contains(spec.optional, f)
 		switch {
@@ -290,33 +317,27 @@ func (j *jsonItem) values(t *model.Transaction) (err *model.Error) {
 				"add "+f+" as in the example")
 		case present && !required && !optional:
 			return j.fail(model.CodeParse, f, string(j.fields[f]), fmt.Sprintf("%q does not apply to %s", f, t.Action),
-				fmt.Sprintf("%s takes %s; remove %q", t.Action, strings.Join(append(slices.Clone(spec.required), spec.optional...), ", "), f))
+				fmt.Sprintf("%s takes %s; remove %q", t.Action, takes(spec.required, spec.optional), f))
 		}
 	}
 	switch t.Action {
 	case model.Buy, model.Sell:
-		if t.Quantity, err = j.decimal("quantity", positive); err == nil {
-			if t.Price, err = j.money("price", priceRule(t.Action), ""); err == nil {
-				t.Fees, err = j.money("fees", nonNegative, t.Price.Currency)
-			}
-		}
+		err = j.trade(t)
 	case model.Dividend:
 		if t.Total, err = j.money("total", positive, ""); err == nil {
 			t.Tax, err = j.money("tax", nonNegative, t.Total.Currency)
 		}
-	case model.Accumulation, model.CapReturn:
-		rule, extra := nonNegative, "tax"
-		if t.Action == model.CapReturn {
-			rule, extra = positive, "fees"
-		}
+	case model.Accumulation:
 		if t.Quantity, err = j.decimal("quantity", nonNegative); err == nil {
-			if t.Total, err = j.money("total", rule, ""); err == nil {
-				var a model.Amount
-				a, err = j.money(extra, nonNegative, t.Total.Currency)
-				if extra == "tax" {
-					t.Tax = a
-				} else {
-					t.Fees = a
+			if t.Total, err = j.money("total", nonNegative, ""); err == nil {
+				t.Tax, err = j.money("tax", nonNegative, t.Total.Currency)
+			}
+		}
+	case model.CapReturn:
+		if t.Quantity, err = j.decimal("quantity", nonNegative); err == nil {
+			if t.Total, err = j.money("total", positive, ""); err == nil {
+				if t.Fees, err = j.money("fees", nonNegative, t.Total.Currency); err == nil {
+					t.Value, err = j.money("value", positive, "")
 				}
 			}
 		}
@@ -326,8 +347,140 @@ func (j *jsonItem) values(t *model.Transaction) (err *model.Error) {
 			rule = wholeRatio
 		}
 		t.Ratio, err = j.decimal("ratio", rule)
+	case model.SpouseOut:
+		t.Quantity, err = j.decimal("quantity", positive)
+	case model.SpouseIn, model.Pool:
+		if t.Quantity, err = j.decimal("quantity", positive); err == nil {
+			t.Cost, err = j.money("cost", nonNegative, "")
+		}
+	case model.Rights:
+		if t.Quantity, err = j.decimal("quantity", positive); err == nil {
+			if t.Price, err = j.money("price", nonNegative, ""); err == nil {
+				t.Fees, err = j.money("fees", nonNegative, t.Price.Currency)
+			}
+		}
+	case model.Takeover:
+		if t.NewTicker, err = j.tickerField("new_ticker"); err == nil {
+			if t.Quantity, err = j.decimal("quantity", positive); err == nil {
+				if t.Cash, err = j.money("cash", nonNegative, ""); err == nil {
+					t.Value, err = j.money("value", positive, "")
+				}
+			}
+		}
+	case model.Demerger:
+		if t.NewTicker, err = j.tickerField("new_ticker"); err == nil {
+			if t.Quantity, err = j.decimal("quantity", positive); err == nil {
+				t.Ratio, err = j.decimal("fraction", fractionRule)
+			}
+		}
+	case model.ERI:
+		if t.Quantity, err = j.decimal("quantity", positive); err == nil {
+			t.Total, err = j.money("total", positive, "")
+		}
+	case model.AccountDecl:
+		var s string
+		if s, err = j.str("account_type", "one of "+strings.Join(accountTypes, ", ")); err == nil {
+			typ, msg, hint := checkAccountType(s)
+			if msg != "" {
+				return j.fail(model.CodeValidation, "account_type", s, msg, hint)
+			}
+			t.AccountType = typ
+		}
+	case model.Alias:
+		if t.NewTicker, err = j.tickerField("new_ticker"); err == nil && t.NewTicker == t.Ticker {
+			err = j.fail(model.CodeValidation, "new_ticker", t.NewTicker, fmt.Sprintf("ALIAS names %s twice", t.Ticker),
+				"give the two different tickers of one security in ticker and new_ticker")
+		}
 	}
 	return err
+}
+
+// takes lists the value fields of an action for a hint.
+func takes(required, optional []string) string {
+	if len(required)+len(optional) == 0 {
+		return "no value fields"
+	}
+	return strings.Join(append(slices.Clone(required), optional...), ", ")
+}
+
+// trade reads a BUY or SELL: a quantity, then a price per share or the total consideration
+// (not both), and optional fees.
+func (j *jsonItem) trade(t *model.Transaction) (err *model.Error) {
+	_, hasPrice := j.fields["price"]
+	_, hasTotal := j.fields["total"]
+	switch {
+	case hasPrice && hasTotal:
+		return j.fail(model.CodeParse, "total", string(j.fields["total"]),
+			fmt.Sprintf("\"price\" and \"total\" are both given; a %s takes one of them", t.Action),
+			"give price (per share) or total (the whole consideration, for an amount that is no exact price per share), not both")
+	case !hasPrice && !hasTotal:
+		return j.fail(model.CodeParse, "price", "", fmt.Sprintf("\"price\" is missing; %s needs quantity and price (or total)", t.Action),
+			"add price (per share), or total (the whole consideration), as in the example")
+	}
+	if t.Quantity, err = j.decimal("quantity", positive); err != nil {
+		return err
+	}
+	main := &t.Price
+	field := "price"
+	if hasTotal {
+		main, field = &t.Total, "total"
+	}
+	if *main, err = j.money(field, priceRule(t.Action), ""); err != nil {
+		return err
+	}
+	t.Fees, err = j.money("fees", nonNegative, main.Currency)
+	return err
+}
+
+// labels reads the optional account, isin, name and broker_ref of any transaction.
+func (j *jsonItem) labels(t *model.Transaction) *model.Error {
+	if _, ok := j.fields["account"]; ok {
+		s, err := j.str("account", "the account label as a string such as \"T212-ISA\"")
+		if err != nil {
+			return err
+		}
+		if t.Action == model.AccountDecl {
+			return j.fail(model.CodeParse, "account", s, "an ACCOUNT declaration takes no \"account\"",
+				"give the label of the account declared in \"ticker\" and its type in \"account_type\"")
+		}
+		label, msg, hint := CheckAccountLabel(s)
+		if msg != "" {
+			return j.fail(model.CodeParse, "account", s, msg, hint)
+		}
+		t.Account = label
+	}
+	if _, ok := j.fields["isin"]; ok {
+		s, err := j.str("isin", "the ISIN as a string such as \"US0378331005\"")
+		if err != nil {
+			return err
+		}
+		isin, code, msg, hint := CheckISIN(s)
+		if msg != "" {
+			return j.fail(code, "isin", s, msg, hint)
+		}
+		t.ISIN = isin
+	}
+	if _, ok := j.fields["broker_ref"]; ok {
+		s, err := j.str("broker_ref", "the broker's reference as a string")
+		if err != nil {
+			return err
+		}
+		if msg, hint := refProblem(s); msg != "" {
+			return j.fail(model.CodeParse, "broker_ref", s, msg, hint)
+		}
+		t.BrokerRef = s
+	}
+	if _, ok := j.fields["name"]; ok {
+		s, err := j.str("name", "the security's name as a string")
+		if err != nil {
+			return err
+		}
+		if s == "" {
+			return j.fail(model.CodeParse, "name", `""`, "name is empty", "give the security's name, or leave the key out")
+		}
+		t.Name = s
+	}
+	return nil
 }
 
 // decimal reads a number given as a JSON string or number.
@@ -411,6 +564,9 @@ func (j *jsonItem) money(field string, rule valueRule, absentCurrency string) (m
 		return model.Amount{}, err
 	}
 	d, err := j.checkedNumber(field, text, rule)
+	if code == "GBX" {
+		return model.Amount{Value: pence(d), Currency: model.GBP}, err
+	}
 	return model.Amount{Value: d, Currency: code}, err
 }
 
@@ -422,10 +578,13 @@ func (j *jsonItem) currency(field string, raw json.RawMessage) (string, *model.E
 		return "", j.fail(model.CodeParse, field, string(raw), fmt.Sprintf("%s.currency must be a string, found %s", field, jsonKind(raw)),
 			"give an ISO 4217 code such as \"USD\"")
 	}
+	if isPence(s) {
+		return "GBX", nil // read as pounds by money
+	}
 	code, ok := lookupCurrency([]byte(s))
 	if !ok {
 		return "", j.fail(model.CodeValidation, field, s, fmt.Sprintf("unknown currency %q: not an ISO 4217 code", clip(s)),
-			"give an ISO 4217 code such as \"GBP\", \"USD\" or \"EUR\"")
+			"give an ISO 4217 code such as \"GBP\", \"USD\" or \"EUR\", or \"GBX\" for pence")
 	}
 	return code, nil
 }

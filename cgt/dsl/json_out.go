@@ -7,16 +7,26 @@ import (
 // JSONTransaction is the JSON form of a transaction that commands return. Only the fields
 // that apply to the action are present; numbers are exact decimal strings.
 type JSONTransaction struct {
-	Date     string      `json:"date" jsonschema_description:"Transaction date, YYYY-MM-DD." record:"timestamp"`
-	Action   string      `json:"action" jsonschema:"enum=BUY,enum=SELL,enum=DIVIDEND,enum=ACCUMULATION,enum=CAPRETURN,enum=SPLIT,enum=UNSPLIT" jsonschema_description:"Kind of transaction."`
-	Ticker   string      `json:"ticker" jsonschema_description:"Security identifier, upper case (AAPL, VOD.L, GB00B41YBW71)." record:"entity"`
-	Quantity string      `json:"quantity,omitempty" jsonschema_description:"Number of shares, exact decimal string (BUY, SELL, ACCUMULATION, CAPRETURN)."`
-	Price    *JSONAmount `json:"price,omitempty" jsonschema_description:"Price per share (BUY, SELL)."`
-	Fees     *JSONAmount `json:"fees,omitempty" jsonschema_description:"Total incidental costs of the trade, present when non-zero (BUY, SELL, CAPRETURN)."`
-	Total    *JSONAmount `json:"total,omitempty" jsonschema_description:"Total value (DIVIDEND, ACCUMULATION, CAPRETURN)."`
-	Tax      *JSONAmount `json:"tax,omitempty" jsonschema_description:"Tax withheld, present when non-zero (DIVIDEND, ACCUMULATION)."`
-	Ratio    string      `json:"ratio,omitempty" jsonschema_description:"Split ratio: shares after per share before (SPLIT), or shares before per share after (UNSPLIT)."`
-	Source   *JSONSource `json:"source,omitempty" jsonschema_description:"Where the transaction was read from." record:"source"`
+	Date        string      `json:"date" jsonschema_description:"Transaction date, YYYY-MM-DD." record:"timestamp"`
+	Action      string      `json:"action" jsonschema:"enum=BUY,enum=SELL,enum=DIVIDEND,enum=ACCUMULATION,enum=CAPRETURN,enum=SPLIT,enum=UNSPLIT,enum=SPOUSEIN,enum=SPOUSEOUT,enum=RIGHTS,enum=TAKEOVER,enum=DEMERGER,enum=ERI,enum=POOL,enum=ACCOUNT,enum=ALIAS,enum=EXEMPT,enum=NONREPORTING" jsonschema_description:"Kind of transaction, or a declaration (ACCOUNT, ALIAS, EXEMPT, NONREPORTING)."`
+	Ticker      string      `json:"ticker" jsonschema_description:"Security identifier, upper case (AAPL, VOD.L, GB00B41YBW71); the old security of a TAKEOVER, the parent of a DEMERGER, the account label of an ACCOUNT declaration." record:"entity"`
+	NewTicker   string      `json:"new_ticker,omitempty" jsonschema_description:"The security received (TAKEOVER, DEMERGER), or the other name of the security (ALIAS)."`
+	Quantity    string      `json:"quantity,omitempty" jsonschema_description:"Number of shares, exact decimal string; for TAKEOVER and DEMERGER the new shares received, for ERI the units held at the fund's period end."`
+	Price       *JSONAmount `json:"price,omitempty" jsonschema_description:"Price per share (BUY, SELL, RIGHTS); absent on a BUY or SELL given by its total."`
+	Fees        *JSONAmount `json:"fees,omitempty" jsonschema_description:"Total incidental costs, present when non-zero (BUY, SELL, RIGHTS, CAPRETURN)."`
+	Total       *JSONAmount `json:"total,omitempty" jsonschema_description:"Total value (DIVIDEND, ACCUMULATION, CAPRETURN, ERI), or the whole consideration of a BUY or SELL given without a price."`
+	Tax         *JSONAmount `json:"tax,omitempty" jsonschema_description:"Tax withheld, present when non-zero (DIVIDEND, ACCUMULATION)."`
+	Ratio       string      `json:"ratio,omitempty" jsonschema_description:"Split ratio: shares after per share before (SPLIT), or shares before per share after (UNSPLIT)."`
+	Fraction    string      `json:"fraction,omitempty" jsonschema_description:"Fraction of the parent's cost that moves to the new shares, between 0 and 1 (DEMERGER)."`
+	Cost        *JSONAmount `json:"cost,omitempty" jsonschema_description:"Allowable cost carried in (SPOUSEIN, POOL)."`
+	Cash        *JSONAmount `json:"cash,omitempty" jsonschema_description:"Cash received with the new shares, present when non-zero (TAKEOVER)."`
+	Value       *JSONAmount `json:"value,omitempty" jsonschema_description:"Market value used to apportion cost: of the new shares (TAKEOVER) or of the holding after the distribution (CAPRETURN); present when given."`
+	AccountType string      `json:"account_type,omitempty" jsonschema:"enum=ISA,enum=LISA,enum=JISA,enum=SIPP,enum=GIA" jsonschema_description:"Type of the account declared (ACCOUNT)."`
+	Account     string      `json:"account,omitempty" jsonschema_description:"Label of the account the transaction belongs to."`
+	ISIN        string      `json:"isin,omitempty" jsonschema_description:"ISIN of the security."`
+	Name        string      `json:"name,omitempty" jsonschema_description:"Name of the security, for information."`
+	BrokerRef   string      `json:"broker_ref,omitempty" jsonschema_description:"The broker's reference for the transaction."`
+	Source      *JSONSource `json:"source,omitempty" jsonschema_description:"Where the transaction was read from." record:"source"`
 }
 
 // JSONAmount is a money amount with its currency.
@@ -40,7 +50,11 @@ func ToJSON(t model.Transaction) JSONTransaction {
 	switch t.Action {
 	case model.Buy, model.Sell:
 		j.Quantity = exactString(t.Quantity.Exact())
-		j.Price = jsonAmount(t.Price)
+		if TotalForm(t) {
+			j.Total = jsonAmount(t.Total)
+		} else {
+			j.Price = jsonAmount(t.Price)
+		}
 		j.Fees = optionalJSONAmount(t.Fees)
 	case model.Dividend:
 		j.Total = jsonAmount(t.Total)
@@ -53,9 +67,36 @@ func ToJSON(t model.Transaction) JSONTransaction {
 		j.Quantity = exactString(t.Quantity.Exact())
 		j.Total = jsonAmount(t.Total)
 		j.Fees = optionalJSONAmount(t.Fees)
+		j.Value = optionalJSONAmount(t.Value)
 	case model.Split, model.Unsplit:
 		j.Ratio = exactString(t.Ratio.Exact())
+	case model.SpouseOut:
+		j.Quantity = exactString(t.Quantity.Exact())
+	case model.SpouseIn, model.Pool:
+		j.Quantity = exactString(t.Quantity.Exact())
+		j.Cost = jsonAmount(t.Cost)
+	case model.Rights:
+		j.Quantity = exactString(t.Quantity.Exact())
+		j.Price = jsonAmount(t.Price)
+		j.Fees = optionalJSONAmount(t.Fees)
+	case model.Takeover:
+		j.NewTicker = t.NewTicker
+		j.Quantity = exactString(t.Quantity.Exact())
+		j.Cash = optionalJSONAmount(t.Cash)
+		j.Value = optionalJSONAmount(t.Value)
+	case model.Demerger:
+		j.NewTicker = t.NewTicker
+		j.Quantity = exactString(t.Quantity.Exact())
+		j.Fraction = exactString(t.Ratio.Exact())
+	case model.ERI:
+		j.Quantity = exactString(t.Quantity.Exact())
+		j.Total = jsonAmount(t.Total)
+	case model.AccountDecl:
+		j.AccountType = t.AccountType
+	case model.Alias:
+		j.NewTicker = t.NewTicker
 	}
+	j.Account, j.ISIN, j.Name, j.BrokerRef = t.Account, t.ISIN, t.Name, t.BrokerRef
 	j.Source = jsonSource(t.Source)
 	return j
 }

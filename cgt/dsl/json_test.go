@@ -55,7 +55,7 @@ func TestParseJSONErrors(t *testing.T) {
 	}{
 		{"unknown_key", `{` + buy + `, "price": "1", "qty": 3}`, model.CodeParse, "qty", "qty", `unknown key "qty"`},
 		{"missing_price", `{` + buy + `}`, model.CodeParse, "price", clip(`{` + buy + `}`), `"price" is missing`},
-		{"field_for_another_action", `{` + buy + `, "price": "1", "total": "5"}`, model.CodeParse, "total", `"5"`, "does not apply to BUY"},
+		{"field_for_another_action", `{` + buy + `, "price": "1", "tax": "5"}`, model.CodeParse, "tax", `"5"`, "does not apply to BUY"},
 		{"null_money", `{` + buy + `, "price": null}`, model.CodeParse, "price", "null", "must not be null"},
 		{"null_fees", `{` + buy + `, "price": "1", "fees": null}`, model.CodeParse, "fees", "null", "must not be null"},
 		{"null_quantity", `{"date": "2024-04-01", "action": "BUY", "ticker": "A", "quantity": null, "price": "1"}`, model.CodeParse, "quantity", "null", "must not be null"},

@@ -39,29 +39,46 @@ func (p *parser) parseLine(t *model.Transaction) (bool, *model.Error) {
 		err = p.capReturn(t)
 	case model.Split, model.Unsplit:
 		err = p.split(t)
+	default:
+		err = p.event(t)
 	}
 	if err != nil {
 		return false, err
 	}
-	return true, p.end()
+	return true, p.end(t)
 }
 
-// trade reads "QTY @ PRICE [CCY] [FEES AMOUNT [CCY]]".
+// trade reads "QTY @ PRICE [CCY] [FEES AMOUNT [CCY]]" or, in the total form,
+// "QTY TOTAL AMOUNT [CCY] [FEES AMOUNT [CCY]]" (the whole consideration; Price stays zero
+// with no currency).
 func (p *parser) trade(t *model.Transaction) (err *model.Error) {
 	if t.Quantity, err = p.number("quantity", positive); err != nil {
 		return err
 	}
-	if err = p.keyword("@", "quantity", "write QUANTITY @ PRICE: '@' separates the number of shares from the price per share"); err != nil {
+	tok, err := p.next()
+	if err != nil {
 		return err
 	}
-	if t.Price, err = p.amount("price", priceRule(t.Action)); err != nil {
+	if len(tok.text) == 1 && tok.text[0] == '@' {
+		if t.Price, err = p.amount("price", priceRule(t.Action)); err != nil {
+			return err
+		}
+		t.Fees, err = p.optionalAmount("FEES", "fees", "price", t.Price.Currency)
 		return err
 	}
-	t.Fees, err = p.optionalAmount("FEES", "fees", "price", t.Price.Currency)
+	if !equalFold(tok.text, "TOTAL") {
+		return p.fail(model.CodeParse, tok.off, string(tok.text),
+			fmt.Sprintf("expected '@' after quantity, found %s", found(tok)),
+			"write QUANTITY @ PRICE: '@' separates the number of shares from the price per share; or QUANTITY TOTAL AMOUNT for the whole consideration")
+	}
+	if t.Total, err = p.amount("total", priceRule(t.Action)); err != nil {
+		return err
+	}
+	t.Fees, err = p.optionalAmount("FEES", "fees", "total", t.Total.Currency)
 	return err
 }
 
-// dividend reads "TOTAL VALUE [CCY] [TAX AMOUNT [CCY]]".
+// dividend reads "TOTAL AMOUNT [CCY] [TAX AMOUNT [CCY]]".
 func (p *parser) dividend(t *model.Transaction) (err *model.Error) {
 	if err = p.keyword("TOTAL", "the ticker", "a DIVIDEND line has no quantity: write DIVIDEND TICKER TOTAL AMOUNT [CCY]"); err != nil {
 		return err
@@ -73,7 +90,7 @@ func (p *parser) dividend(t *model.Transaction) (err *model.Error) {
 	return err
 }
 
-// accumulation reads "QTY TOTAL VALUE [CCY] [TAX AMOUNT [CCY]]".
+// accumulation reads "QTY TOTAL AMOUNT [CCY] [TAX AMOUNT [CCY]]".
 func (p *parser) accumulation(t *model.Transaction) (err *model.Error) {
 	if t.Quantity, err = p.number("quantity", nonNegative); err != nil {
 		return err
@@ -88,7 +105,7 @@ func (p *parser) accumulation(t *model.Transaction) (err *model.Error) {
 	return err
 }
 
-// capReturn reads "QTY TOTAL VALUE [CCY] [FEES AMOUNT [CCY]]".
+// capReturn reads "QTY TOTAL AMOUNT [CCY] [FEES AMOUNT [CCY]] [VALUE AMOUNT [CCY]]".
 func (p *parser) capReturn(t *model.Transaction) (err *model.Error) {
 	if t.Quantity, err = p.number("quantity", nonNegative); err != nil {
 		return err
@@ -99,8 +116,10 @@ func (p *parser) capReturn(t *model.Transaction) (err *model.Error) {
 	if t.Total, err = p.amount("total", positive); err != nil {
 		return err
 	}
-	t.Fees, err = p.optionalAmount("FEES", "fees", "total", t.Total.Currency)
-	return err
+	t.Fees = model.Amount{Currency: t.Total.Currency}
+	return p.extras("total",
+		extra{keyword: "FEES", field: "fees", rule: nonNegative, dst: &t.Fees},
+		extra{keyword: "VALUE", field: "value", rule: positive, dst: &t.Value})
 }
 
 // split reads "RATIO R" for SPLIT and UNSPLIT.
@@ -116,15 +135,14 @@ func (p *parser) split(t *model.Transaction) (err *model.Error) {
 	return err
 }
 
-// end checks that nothing but a comment follows the last field.
-func (p *parser) end() *model.Error {
+// end reads the labels that may follow the last field (see labels.go) and checks that nothing
+// but a comment follows them.
+func (p *parser) end(t *model.Transaction) *model.Error {
 	tok, err := p.next()
 	if err != nil || tok.empty() {
 		return err
 	}
-	return p.fail(model.CodeParse, tok.off, string(tok.text),
-		fmt.Sprintf("unexpected %s at the end of a %s line", found(tok), p.action),
-		"remove it, or start a comment with '#'")
+	return p.labels(t, tok)
 }
 
 // date reads the date that starts every line.
@@ -200,24 +218,61 @@ func (p *parser) unknownKind(tok token) *model.Error {
 	return p.fail(model.CodeParse, tok.off, word, "unknown transaction kind "+found(tok), hint)
 }
 
-// lookupAction matches a kind keyword in any case without allocating.
+// lookupAction matches a kind keyword in any case without allocating: the length and the
+// first letters pick the one candidate, which is then compared.
 func lookupAction(b []byte) (model.Action, bool) {
+	if len(b) < 3 {
+		return "", false
+	}
 	var a model.Action
+	first := b[0] | 0x20
 	switch len(b) {
 	case 3:
 		a = model.Buy
+		if first == 'e' {
+			a = model.ERI
+		}
 	case 4:
 		a = model.Sell
+		if first == 'p' {
+			a = model.Pool
+		}
 	case 5:
 		a = model.Split
+		if first == 'a' {
+			a = model.Alias
+		}
+	case 6:
+		a = model.Rights
+		if first == 'e' {
+			a = model.Exempt
+		}
 	case 7:
 		a = model.Unsplit
+		if first == 'a' {
+			a = model.AccountDecl
+		}
 	case 8:
-		a = model.Dividend
+		switch {
+		case first == 's':
+			a = model.SpouseIn
+		case first == 't':
+			a = model.Takeover
+		case b[1]|0x20 == 'e':
+			a = model.Demerger
+		default:
+			a = model.Dividend
+		}
 	case 9:
 		a = model.CapReturn
+		if first == 's' {
+			a = model.SpouseOut
+		}
 	case 12:
 		a = model.Accumulation
+		if first == 'n' {
+			a = model.NonReporting
+		}
 	default:
 		return "", false
 	}
@@ -246,6 +301,11 @@ func (p *parser) tickerField() (string, *model.Error) {
 		return "", err
 	}
 	if tok.empty() || tok.text[0] == '@' {
+		if p.action == model.AccountDecl {
+			return "", p.fail(model.CodeParse, tok.off, string(tok.text),
+				fmt.Sprintf("expected an account label after ACCOUNT, found %s", found(tok)),
+				"write ACCOUNT LABEL TYPE: a label of your choice (such as T212-ISA) and then the type (ISA, LISA, JISA, SIPP or GIA)")
+		}
 		return "", p.fail(model.CodeParse, tok.off, string(tok.text),
 			fmt.Sprintf("expected a ticker after %s, found %s", p.action, found(tok)),
 			"write the ticker (such as AAPL, VOD.L or an ISIN) after the kind")
@@ -358,9 +418,12 @@ func (p *parser) number(field string, rule valueRule) (v model.Decimal, err *mod
 	v, problem := p.decimal(tok.text)
 	if problem != numOK {
 		reason, hint := numberAdvice(tok.text, problem)
-		if field == "ratio" {
+		switch field {
+		case "ratio":
 			reason = "a ratio is one number, not a pair"
 			hint = "write the ratio as one number: a 2-for-1 split is RATIO 2, a 1-for-5 consolidation is UNSPLIT ... RATIO 5"
+		case "fraction":
+			hint = "write the fraction as a decimal between 0 and 1: 0.25 for 25%"
 		}
 		return v, p.fail(model.CodeParse, tok.off, string(tok.text),
 			fmt.Sprintf("%s %s is not a plain decimal number: %s", field, found(tok), reason), hint)
@@ -387,15 +450,18 @@ func (p *parser) amount(field string, rule valueRule) (model.Amount, *model.Erro
 		return model.Amount{Value: v, Currency: model.GBP}, nil
 	}
 	code, ok := lookupCurrency(tok.text)
+	if ok && code == model.GBP && string(tok.text) == "GBp" || !ok && equalFold(tok.text, "GBX") {
+		return model.Amount{Value: pence(v), Currency: model.GBP}, nil
+	}
 	if !ok {
 		return model.Amount{}, p.unknownCurrency(tok)
 	}
 	return model.Amount{Value: v, Currency: code}, nil
 }
 
-// looksLikeCurrency is true for three letters other than the keyword TAX.
+// looksLikeCurrency is true for three letters other than the keywords TAX and REF.
 func looksLikeCurrency(b []byte) bool {
-	if len(b) != 3 || equalFold(b, "TAX") {
+	if len(b) != 3 || equalFold(b, "TAX") || equalFold(b, "REF") {
 		return false
 	}
 	for _, c := range b {
@@ -407,7 +473,7 @@ func looksLikeCurrency(b []byte) bool {
 }
 
 func (p *parser) unknownCurrency(tok token) *model.Error {
-	hint := "write an ISO 4217 currency code such as GBP, USD or EUR after the amount, or none for GBP"
+	hint := "write an ISO 4217 currency code such as GBP, USD or EUR after the amount (GBX for pence), or none for GBP"
 	if equalFold(tok.text, "FEE") {
 		hint = "did you mean FEES? " + hint
 	}
@@ -428,13 +494,76 @@ func (p *parser) optionalAmount(keyword, field, after, currency string) (model.A
 	if equalFold(tok.text, keyword) {
 		return p.amount(field, nonNegative)
 	}
-	other := map[string]string{"FEES": "TAX", "TAX": "FEES"}[keyword]
-	if equalFold(tok.text, other) {
-		return model.Amount{}, p.fail(model.CodeParse, tok.off, string(tok.text),
-			fmt.Sprintf("a %s line takes %s, not %s", p.action, keyword, strings.ToUpper(string(tok.text))),
-			fmt.Sprintf("write %s AMOUNT [CCY] after the %s", keyword, after))
+	if isLabel(tok.text) {
+		p.pos = tok.off // the labels are read by end
+		return model.Amount{Currency: currency}, nil
 	}
-	return model.Amount{}, p.fail(model.CodeParse, tok.off, string(tok.text),
-		fmt.Sprintf("expected a currency, %s or end of line after the %s, found %s", keyword, after, found(tok)),
-		fmt.Sprintf("only an ISO 4217 currency code and then %s AMOUNT [CCY] may follow the %s; start a comment with '#'", keyword, after))
+	return model.Amount{}, p.notOptional(tok, after, keyword)
+}
+
+// amountKeywords are the words that introduce an amount on some kind of line.
+var amountKeywords = []string{"FEES", "TAX", "CASH", "VALUE", "COST", "TOTAL"}
+
+// notOptional reports a token where only a currency, the optional parts allowed (listed in
+// allowed, such as "FEES" or "FEES or VALUE"), labels or the end of the line may be.
+func (p *parser) notOptional(tok token, after, allowed string) *model.Error {
+	for _, k := range amountKeywords {
+		if equalFold(tok.text, k) {
+			return p.fail(model.CodeParse, tok.off, string(tok.text),
+				fmt.Sprintf("a %s line takes %s, not %s", p.action, allowed, k),
+				fmt.Sprintf("write %s AMOUNT [CCY] after the %s", strings.ReplaceAll(allowed, " or ", " AMOUNT [CCY] or "), after))
+		}
+	}
+	hint := fmt.Sprintf("only an ISO 4217 currency code and then %s AMOUNT [CCY] may follow the %s, then the labels ACCOUNT, ISIN and REF; start a comment with '#'", allowed, after)
+	if s := suggestLabel(string(tok.text)); s != "" {
+		hint = "did you mean " + s + "? " + hint
+	}
+	return p.fail(model.CodeParse, tok.off, string(tok.text),
+		fmt.Sprintf("expected a currency, %s or end of line after the %s, found %s", allowed, after, found(tok)), hint)
+}
+
+// extra is an optional "KEYWORD AMOUNT [CCY]" part of a line, read into dst.
+type extra struct {
+	keyword, field string
+	rule           valueRule
+	dst            *model.Amount
+}
+
+// extras reads a line's optional parts, in any order and each at most once, up to the end of
+// the line or its labels. A part left out keeps the value dst already holds.
+func (p *parser) extras(after string, parts ...extra) *model.Error {
+	seen := 0
+	for {
+		tok, err := p.next()
+		if err != nil || tok.empty() {
+			return err
+		}
+		if isLabel(tok.text) {
+			p.pos = tok.off
+			return nil
+		}
+		i := len(parts) - 1
+		for i >= 0 && !equalFold(tok.text, parts[i].keyword) {
+			i--
+		}
+		if i < 0 {
+			allowed := make([]string, len(parts))
+			for k, x := range parts {
+				allowed[k] = x.keyword
+			}
+			return p.notOptional(tok, after, strings.Join(allowed, " or "))
+		}
+		if seen&(1<<i) != 0 {
+			return p.fail(model.CodeParse, tok.off, string(tok.text),
+				fmt.Sprintf("%s is given twice on one %s line", parts[i].keyword, p.action),
+				fmt.Sprintf("write %s once", parts[i].keyword))
+		}
+		seen |= 1 << i
+		a, err := p.amount(parts[i].field, parts[i].rule)
+		if err != nil {
+			return err
+		}
+		*parts[i].dst = a
+		after = parts[i].field
+	}
 }

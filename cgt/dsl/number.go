@@ -21,7 +21,8 @@ const (
 	numEmpty
 	numSign         // leading '+'
 	numExponent     // 1e5
-	numThousands    // 1,000
+	numThousands    // 1,000,000 or 1,000.50: commas between thousands
+	numDecimalComma // 150,25 or 1.000,50: a comma that may be a decimal point
 	numBarePoint    // .5 or 5.
 	numTwoPoints    // 1.2.3
 	numUnitAttached // 150USD, £150, $150
@@ -119,13 +120,25 @@ func classifyNumber(b []byte) numProblem {
 	case bytes.Count(b, []byte{'.'}) > 1 && onlyDigitsAnd(b, "."):
 		return numTwoPoints
 	case onlyDigitsAnd(b, ".,") && bytes.IndexByte(b, ',') > 0:
-		return numThousands
+		return commaProblem(b)
 	case onlyDigitsAnd(b, ".eE+-") && bytes.IndexAny(b, "eE") > 0 && isDigit(b[0]):
 		return numExponent
 	case startsWithNumber(b) || endsWithNumber(b):
 		return numUnitAttached
 	}
 	return numNotANumber
+}
+
+// commaProblem tells a comma that can only separate thousands (several commas, or commas
+// before the decimal point) from one that may be a decimal comma (one comma between digits,
+// with no point after it).
+func commaProblem(b []byte) numProblem {
+	c := bytes.IndexByte(b, ',')
+	if bytes.Count(b, []byte{','}) == 1 && c > 0 && c < len(b)-1 && isDigit(b[c-1]) && isDigit(b[c+1]) &&
+		bytes.IndexByte(b[c:], '.') < 0 {
+		return numDecimalComma
+	}
+	return numThousands
 }
 
 func isDigit(c byte) bool { return c >= '0' && c <= '9' }
@@ -170,6 +183,8 @@ func numberAdvice(tok []byte, p numProblem) (reason, hint string) {
 		return "exponents are not allowed", "write the number out in full, as a plain decimal such as 150000"
 	case numThousands:
 		return "thousands separators are not allowed", "write " + strings.ReplaceAll(s, ",", "")
+	case numDecimalComma:
+		return decimalCommaAdvice(s)
 	case numBarePoint:
 		return "a decimal point needs digits on both sides", "write " + fixBarePoint(s)
 	case numTwoPoints:
@@ -180,6 +195,24 @@ func numberAdvice(tok []byte, p numProblem) (reason, hint string) {
 		return "it has too many digits", "write at most 60 digits"
 	}
 	return "it is not a number", "write a plain decimal number such as 150.25 (digits and at most one '.')"
+}
+
+// decimalCommaAdvice offers the readings of a number with one comma: "150,25" is 150.25 with a
+// decimal comma or 15025 with a thousands separator; "1.000,50" (points between thousands) can
+// only be 1000.50.
+func decimalCommaAdvice(s string) (reason, hint string) {
+	c := strings.IndexByte(s, ',')
+	whole, frac := s[:c], s[c+1:]
+	if strings.IndexByte(whole, '.') >= 0 {
+		return "it has a decimal comma", "write " + strings.ReplaceAll(whole, ".", "") + "." + frac +
+			": numbers take '.' as the decimal point and no thousands separators"
+	}
+	decimalReading, thousandsReading := whole+"."+frac, whole+frac
+	reason = "decimal commas and thousands separators are not allowed"
+	if len(frac) == 3 {
+		return reason, "write " + thousandsReading + " if the comma separates thousands, or " + decimalReading + " if it is a decimal point"
+	}
+	return reason, "write " + decimalReading + " if the comma is a decimal point, or " + thousandsReading + " if it separates thousands"
 }
 
 func fixBarePoint(s string) string {

@@ -66,13 +66,17 @@ func crossFileDuplicates(perInput [][]model.Transaction) []string {
 	return warnings
 }
 
-// identity is what makes two transactions the same trade: every field but Source, with equal
+// identity is what makes two transactions the same trade: every field but Source and the
+// security's ISIN and name (information about the security, not the trade), with equal
 // numbers compared by value ("50" is "50.00") and zero amounts equal whatever their currency.
+// The account and the broker's reference count: the same trade in two accounts, or with two
+// references, is two trades.
 func identity(t model.Transaction) string {
 	var b strings.Builder
 	b.WriteString(t.Date.String())
 	for _, s := range []string{string(t.Action), t.Ticker, normalString(t.Quantity.Exact()), amountKey(t.Price),
-		amountKey(t.Fees), amountKey(t.Total), amountKey(t.Tax), normalString(t.Ratio.Exact())} {
+		amountKey(t.Fees), amountKey(t.Total), amountKey(t.Tax), normalString(t.Ratio.Exact()),
+		t.NewTicker, amountKey(t.Cost), amountKey(t.Cash), amountKey(t.Value), t.AccountType, t.Account, t.BrokerRef} {
 		b.WriteByte('|')
 		b.WriteString(s)
 	}
@@ -94,6 +98,14 @@ func summary(t model.Transaction) string {
 		return s + " TOTAL " + exactString(t.Total.Value.Exact()) + " " + currencyOf(t.Total)
 	case model.Split, model.Unsplit:
 		return s + " RATIO " + exactString(t.Ratio.Exact())
+	case model.AccountDecl:
+		return s + " " + t.AccountType
+	case model.Alias:
+		return s + " " + t.NewTicker
+	case model.Exempt, model.NonReporting:
+		return s
+	case model.Takeover, model.Demerger:
+		return s + " " + t.NewTicker + " " + exactString(t.Quantity.Exact())
 	}
 	return s + " " + exactString(t.Quantity.Exact())
 }

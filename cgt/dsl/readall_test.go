@@ -49,6 +49,9 @@ func TestReadAllDoesNotConfuseDifferentTrades(t *testing.T) {
 		"2024-06-21 SELL AAPL 50 @ 170 USD\n",
 		"2024-06-20 BUY AAPL 50 @ 170 USD\n",
 		"2024-06-20 SELL AAPL 50 @ 170 USD FEES 1\n",
+		"2024-06-20 SELL AAPL 50 @ 170 USD ACCOUNT ISA\n",
+		"2024-06-20 SELL AAPL 50 @ 170 USD REF T-2\n",
+		"2024-06-20 SELL AAPL 50 TOTAL 170 USD\n",
 	} {
 		_, warnings, err := ReadAll([]Input{{"a.cgt", []byte(a)}, {"b.cgt", []byte(b)}})
 		if err != nil || len(warnings) != 0 {
@@ -62,5 +65,30 @@ func TestReadAllErrorNamesTheFileAndLine(t *testing.T) {
 	e := asModelError(t, err)
 	if e.File != "b.cgt" || e.Line != 2 || !strings.HasPrefix(err.Error(), "b.cgt:2: ") {
 		t.Errorf("got %v (%+v)", err, e)
+	}
+}
+
+func TestReadAllCountsTheISINAsInformation(t *testing.T) {
+	a := "2024-06-20 SELL AAPL 50 @ 170 USD ACCOUNT GIA\n"
+	b := "2024-06-20 SELL AAPL 50 @ 170 USD ACCOUNT gia ISIN US0378331005 # Apple Inc.\n"
+	_, warnings, err := ReadAll([]Input{{"a.cgt", []byte(a)}, {"b.cgt", []byte(b)}})
+	if err != nil || len(warnings) != 1 {
+		t.Fatalf("warnings %q, err %v", warnings, err)
+	}
+}
+
+func TestReadAllNamesDeclarationsBriefly(t *testing.T) {
+	a := "2024-04-06 ACCOUNT T212-ISA ISA\n2024-01-01 ALIAS VOD.L VOD\n2024-01-01 EXEMPT TR28\n"
+	_, warnings, err := ReadAll([]Input{{"a.cgt", []byte(a)}, {"b.cgt", []byte(a)}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{
+		"2024-04-06 ACCOUNT T212-ISA ISA appears in a.cgt:1 and b.cgt:1 (overlapping exports?)",
+		"2024-01-01 ALIAS VOD.L VOD appears in a.cgt:2 and b.cgt:2 (overlapping exports?)",
+		"2024-01-01 EXEMPT TR28 appears in a.cgt:3 and b.cgt:3 (overlapping exports?)",
+	}
+	if strings.Join(warnings, "\n") != strings.Join(want, "\n") {
+		t.Errorf("warnings = %q", warnings)
 	}
 }

@@ -3,6 +3,8 @@ package dsl
 import (
 	"fmt"
 
+	"github.com/shopspring/decimal"
+
 	"github.com/cgt-tools/cgt/cgt/model"
 )
 
@@ -10,15 +12,16 @@ import (
 type valueRule int
 
 const (
-	positive    valueRule = iota // > 0: BUY/SELL quantity and price, DIVIDEND/CAPRETURN total
-	nonNegative                  // >= 0: fees, tax, ACCUMULATION quantity and total
-	wholeRatio                   // > 0 and whole: UNSPLIT ratio
-	ratioRule                    // > 0: SPLIT ratio
+	positive     valueRule = iota // > 0: BUY/SELL quantity and price, DIVIDEND/CAPRETURN total
+	nonNegative                   // >= 0: fees, tax, ACCUMULATION quantity and total
+	wholeRatio                    // > 0 and whole: UNSPLIT ratio
+	ratioRule                     // > 0: SPLIT ratio
+	fractionRule                  // > 0 and < 1: DEMERGER fraction of cost
 )
 
 // checkValue applies a rule to a number; it returns an empty message when the value is fine.
 func checkValue(field string, v model.Decimal, rule valueRule, action model.Action) (msg, hint string) {
-	if v.Sign() > 0 && rule != wholeRatio {
+	if v.Sign() > 0 && rule != wholeRatio && rule != fractionRule {
 		return "", ""
 	}
 	d := v.Exact()
@@ -32,6 +35,11 @@ func checkValue(field string, v model.Decimal, rule valueRule, action model.Acti
 		if d.Sign() < 0 {
 			return fmt.Sprintf("%s cannot be negative, found %s", field, exactString(d)),
 				fmt.Sprintf("write %s as a number of 0 or more, without a sign", field)
+		}
+	case fractionRule:
+		if d.Sign() <= 0 || d.Cmp(decimal.New(1, 0)) >= 0 {
+			return fmt.Sprintf("the fraction of cost must be between 0 and 1, found %s", exactString(d)),
+				"write the part of the parent's cost that moves to the new shares as a fraction greater than 0 and less than 1, such as 0.25 for 25%"
 		}
 	case ratioRule, wholeRatio:
 		if d.Sign() <= 0 {

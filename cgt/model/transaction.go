@@ -22,7 +22,7 @@ const (
 
 	// Declarations: dated lines that say something about a security or an account rather than
 	// move shares. They apply to the whole ledger.
-	AccountDecl  Action = "ACCOUNT"      // Ticker = account label, AccountType = ISA|LISA|JISA|SIPP|TAXABLE
+	AccountDecl  Action = "ACCOUNT"      // Ticker = account label, AccountType = ISA|LISA|JISA|SIPP|GIA
 	Alias        Action = "ALIAS"        // Ticker and NewTicker name one security (one pool)
 	Exempt       Action = "EXEMPT"       // Ticker is a gilt or qualifying corporate bond (TCGA92 s115)
 	NonReporting Action = "NONREPORTING" // Ticker is a non-reporting offshore fund (offshore income gains)
