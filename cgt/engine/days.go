@@ -71,8 +71,8 @@ func convertEntry(t *model.Transaction, e *entry, c *converter) error {
 	case model.Buy, model.Sell:
 		var gross, fees num
 		e.qty = numOfDecimal(t.Quantity)
-		consideration := e.qty.mul(numOfDecimal(t.Price.Value))
-		if gross, err = c.gbpNum(t, consideration, t.Price.Currency); err != nil {
+		consideration, currency := considerationOf(t, e.qty)
+		if gross, err = c.gbpNum(t, consideration, currency); err != nil {
 			return err
 		}
 		if fees, err = c.gbpNum(t, numOfDecimal(t.Fees.Value), t.Fees.Currency); err != nil {
@@ -101,6 +101,15 @@ func convertEntry(t *model.Transaction, e *entry, c *converter) error {
 		}
 	}
 	return nil
+}
+
+// considerationOf is a trade's whole consideration in its own currency: the Total when the
+// line gives one (the total form), otherwise quantity × price.
+func considerationOf(t *model.Transaction, qty num) (num, string) {
+	if !t.Total.Value.IsZero() && t.Price.Value.IsZero() {
+		return numOfDecimal(t.Total.Value), t.Total.Currency
+	}
+	return qty.mul(numOfDecimal(t.Price.Value)), t.Price.Currency
 }
 
 // buildDays groups a ticker's entries by date and sums each day's trades, in buf's storage.

@@ -40,9 +40,14 @@ func checkShape(t *model.Transaction) error {
 			return lineError(t, fmt.Sprintf("%s %s quantity %s must be more than zero", t.Action, t.Ticker, t.Quantity),
 				"give the number of shares traded as a positive number", "2024-04-01 SELL AAPL 10 @ 170.00 USD")
 		}
-		if t.Price.Value.Sign() < 0 || t.Fees.Value.Sign() < 0 {
-			return lineError(t, fmt.Sprintf("%s %s has a negative price or fee", t.Action, t.Ticker),
-				"prices and fees are positive amounts", "2024-04-01 BUY AAPL 10 @ 150.00 USD FEES 1.00 USD")
+		if t.Price.Value.Sign() < 0 || t.Fees.Value.Sign() < 0 || t.Total.Value.Sign() < 0 {
+			return lineError(t, fmt.Sprintf("%s %s has a negative price, total or fee", t.Action, t.Ticker),
+				"prices, totals and fees are positive amounts", "2024-04-01 BUY AAPL 10 @ 150.00 USD FEES 1.00 USD")
+		}
+		if !t.Price.Value.IsZero() && !t.Total.Value.IsZero() {
+			return lineError(t, fmt.Sprintf("%s %s gives both a price (%s) and a total (%s)", t.Action, t.Ticker, t.Price.Value, t.Total.Value),
+				"give either the price per share or the whole consideration (TOTAL), not both",
+				"2024-04-01 BUY VWRL 0.3741 TOTAL 40.00 FEES 0.15", "2024-04-01 BUY VWRL 10 @ 106.92")
 		}
 	case model.Split, model.Unsplit:
 		if t.Ratio.Sign() <= 0 {

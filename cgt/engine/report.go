@@ -38,6 +38,10 @@ type Report struct {
 	LossesBroughtForward model.Money `json:"losses_brought_forward" jsonschema_description:"Allowable losses brought forward from years before the first tax year of the ledger (GBP)"`
 	// LossesCarriedForward is what is left after the last tax year.
 	LossesCarriedForward model.Money `json:"losses_carried_forward" jsonschema_description:"Allowable losses left to carry forward after the last tax year of the report (GBP)"`
+	// Warnings are things the user should check that did not stop the calculation (two
+	// tickers pooled as one security, a corporate action given twice, ...). Front ends put
+	// them in the envelope's warnings.
+	Warnings []string `json:"-" record:"-"`
 }
 
 // TaxYear holds the figures of one UK tax year (6 April to 5 April).
