@@ -32,14 +32,16 @@ func amount(s string) model.Amount {
 	return model.Amount{Value: model.DecimalFromString(v), Currency: ccy}
 }
 
-func q(s string) field         { return func(t *model.Transaction) { t.Quantity = model.DecimalFromString(s) } }
-func at(s string) field        { return func(t *model.Transaction) { t.Price = amount(s) } }
-func total(s string) field     { return func(t *model.Transaction) { t.Total = amount(s) } }
-func fees(s string) field      { return func(t *model.Transaction) { t.Fees = amount(s) } }
-func cost(s string) field      { return func(t *model.Transaction) { t.Cost = amount(s) } }
-func cash(s string) field      { return func(t *model.Transaction) { t.Cash = amount(s) } }
-func value(s string) field     { return func(t *model.Transaction) { t.Value = amount(s) } }
-func ratio(s string) field     { return func(t *model.Transaction) { t.Ratio = model.DecimalFromString(s) } }
+func q(s string) field     { return func(t *model.Transaction) { t.Quantity = model.DecimalFromString(s) } }
+func at(s string) field    { return func(t *model.Transaction) { t.Price = amount(s) } }
+func total(s string) field { return func(t *model.Transaction) { t.Total = amount(s) } }
+func fees(s string) field  { return func(t *model.Transaction) { t.Fees = amount(s) } }
+func cost(s string) field  { return func(t *model.Transaction) { t.Cost = amount(s) } }
+func cash(s string) field  { return func(t *model.Transaction) { t.Cash = amount(s) } }
+func value(s string) field { return func(t *model.Transaction) { t.Value = amount(s) } }
+func ratio(s string) field {
+	return func(t *model.Transaction) { t.Ratio = model.DecimalFromString(s) }
+}
 func newTicker(s string) field { return func(t *model.Transaction) { t.NewTicker = s } }
 func account(s string) field   { return func(t *model.Transaction) { t.Account = s } }
 func isin(s string) field      { return func(t *model.Transaction) { t.ISIN = s } }
