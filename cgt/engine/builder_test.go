@@ -60,8 +60,8 @@ func lines(ts ...model.Transaction) []model.Transaction {
 	return ts
 }
 
-// calc calculates transactions that must succeed.
-func calc(t *testing.T, opts Options, ts ...model.Transaction) *Report {
+// mustCalc calculates transactions that must succeed.
+func mustCalc(t *testing.T, opts Options, ts ...model.Transaction) *Report {
 	t.Helper()
 	rep, err := Calculate(lines(ts...), opts)
 	if err != nil {

@@ -8,7 +8,7 @@ import (
 
 func TestTotalForm(t *testing.T) {
 	t.Run("total_is_the_whole_consideration", func(t *testing.T) {
-		rep := calc(t, Options{},
+		rep := mustCalc(t, Options{},
 			tx("2024-01-02", model.Buy, "VWRL", q("0.3741"), total("40.00"), fees("0.15")),
 			tx("2024-03-01", model.Sell, "VWRL", q("0.3741"), total("45.55"), fees("0.10")))
 		d := disposals(rep)[0]
@@ -17,7 +17,7 @@ func TestTotalForm(t *testing.T) {
 		wantMoney(t, "gain", d.Gain, "5.30")
 	})
 	t.Run("total_in_a_foreign_currency_converts_as_one_amount", func(t *testing.T) {
-		rep := calc(t, Options{Rates: fakeRates{}},
+		rep := mustCalc(t, Options{Rates: fakeRates{}},
 			tx("2024-01-02", model.Buy, "AAPL", q("3"), total("500.00 USD")),
 			tx("2024-02-01", model.Sell, "AAPL", q("3"), total("600.00 USD"), fees("1.25 USD")))
 		d := disposals(rep)[0]
@@ -29,10 +29,10 @@ func TestTotalForm(t *testing.T) {
 		}
 	})
 	t.Run("total_and_price_agree", func(t *testing.T) {
-		byTotal := disposals(calc(t, Options{},
+		byTotal := disposals(mustCalc(t, Options{},
 			tx("2024-01-02", model.Buy, "A", q("7"), total("70.07")),
 			tx("2024-02-01", model.Sell, "A", q("3"), total("33.33"))))[0]
-		byPrice := disposals(calc(t, Options{},
+		byPrice := disposals(mustCalc(t, Options{},
 			tx("2024-01-02", model.Buy, "A", q("7"), at("10.01")),
 			tx("2024-02-01", model.Sell, "A", q("3"), at("11.11"))))[0]
 		if byTotal.Gain.Exact().String() != byPrice.Gain.Exact().String() {
