@@ -77,7 +77,7 @@ func resolveIdentity(txns []model.Transaction) *identity {
 	id := &identity{wrappers: map[string]string{}, exempt: map[string]bool{}, nonReporing: map[string]bool{}}
 	var decls []*model.Transaction
 	u := unionFind{parent: map[string]string{}}
-	isinOf := map[string]string{}   // ISIN → first ticker seen with it (in processing order)
+	isinOf := map[string]string{}    // ISIN → first ticker seen with it (in processing order)
 	first := map[string]model.Date{} // ticker → earliest date
 	var labelled []*model.Transaction
 	for i := range txns {
