@@ -84,7 +84,7 @@ func (r *tickerRun) takeover(e *entry) error {
 			r.recordRef(t, EventTakeoverCash, RefTakeoverCash, num{}, a.negate())
 		case b.isZero():
 			e := lineError(t, fmt.Sprintf("TAKEOVER %s %s on %s: the cash of £%s is more than £3,000, so it may be a part disposal, "+
-				"which needs the market value of the new shares", t.Ticker, t.NewTicker, t.Date, a.money()),
+				"which needs VALUE, the market value of the new shares", t.Ticker, t.NewTicker, t.Date, a.money()),
 				"add VALUE with the market value of the new shares received (on the first day they are quoted); cash of 5% or less of "+
 					"the whole value is then deducted from cost (CG57836), more is a part disposal (TCGA92 s128(3), s122)",
 				t.Date.String()+" TAKEOVER "+t.Ticker+" "+t.NewTicker+" 50 CASH "+t.Cash.Value.String()+" VALUE 25000")

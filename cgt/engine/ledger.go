@@ -216,7 +216,11 @@ func splitSaleKey(k int64) (model.Date, int32) { return model.Date(k >> 32), int
 // bucket splits transaction indexes by ticker id with a counting sort over one backing array.
 // A TAKEOVER or DEMERGER goes into its new ticker's list as well.
 func bucket(tickerOf, counts []int32, shards []shard) [][]int32 {
-	all := make([]int32, len(tickerOf))
+	n := 0
+	for _, c := range counts {
+		n += int(c)
+	}
+	all := make([]int32, n)
 	out := make([][]int32, len(counts))
 	start := int32(0)
 	for id, n := range counts {
