@@ -199,5 +199,5 @@ func calculate(deps *registry.Deps, ledger LedgerArgs, rates RatesArgs, opts eng
 	if err != nil {
 		return nil, warnings, withRatesRemedy(err, src)
 	}
-	return rep, warnings, nil
+	return rep, append(warnings, rep.Warnings...), nil
 }

@@ -9,9 +9,12 @@ import (
 // entry is one transaction with its amounts in GBP.
 type entry struct {
 	t     *model.Transaction
-	qty   num // BUY, SELL: shares
-	value num // BUY: cost incl. fees; SELL: gross proceeds; ACCUMULATION, DIVIDEND: total; CAPRETURN: total − fees
-	extra num // SELL: fees; DIVIDEND, ACCUMULATION: tax withheld
+	qty   num // BUY, SELL, SPOUSEIN, SPOUSEOUT, POOL, RIGHTS, ERI, TAKEOVER, DEMERGER: shares
+	value num // BUY, RIGHTS: cost incl. fees; SELL: gross proceeds; ACCUMULATION, DIVIDEND, ERI: total;
+	// CAPRETURN: total − fees; SPOUSEIN, POOL: cost; TAKEOVER: cash; the new ticker's
+	// TAKEOVER or DEMERGER: the cost passed to it
+	extra num  // SELL: fees; DIVIDEND, ACCUMULATION: tax withheld; CAPRETURN, TAKEOVER: value
+	in    bool // a TAKEOVER or DEMERGER in its new ticker's list: shares arriving
 }
 
 // day is everything one ticker did on one date. Same-day acquisitions are one acquisition and
@@ -35,6 +38,7 @@ type day struct {
 	splitNum, splitDen num
 	buySrc             []SourceRef // ledger lines of the day's acquisitions, built when first matched
 	acq                *stepRecipe // the acquisition's figures for the Steps of its matches, likewise
+	late               bool        // the day has a SPOUSEOUT, applied after its trades
 }
 
 func (d *day) hasSplit() bool { return !d.splitNum.isZero() }
@@ -46,20 +50,31 @@ type scratch struct {
 	days    []day
 }
 
-// convertEntries converts a ticker's transactions, already in processing order, to GBP, in
-// buf's storage.
-func convertEntries(txns []model.Transaction, idx []int32, c *converter, buf []entry) ([]entry, error) {
+// convertEntries converts ticker id's transactions, already in processing order, to GBP, in
+// buf's storage. A corporate action given twice in different files is kept once (see
+// repeated); a TAKEOVER or DEMERGER arriving from another ticker takes the cost that ticker
+// passed on.
+func (c *calc) convertEntries(id int32, idx []int32, conv *converter, buf []entry, res *tickerResult) ([]entry, error) {
 	out := slices.Grow(buf[:0], len(idx))[:len(idx)]
 	clear(out)
-	for k, i := range idx {
-		t := &txns[i]
-		e := &out[k]
+	n := 0
+	for _, i := range idx {
+		t := &c.txns[i]
+		if isCorporateAction(t.Action) && c.repeated(out[:n], t, res) {
+			continue
+		}
+		e := &out[n]
+		n++
 		e.t = t
-		if err := convertEntry(t, e, c); err != nil {
+		if err := convertEntry(t, e, conv); err != nil {
 			return nil, err
 		}
+		if (t.Action == model.Takeover || t.Action == model.Demerger) && c.led.of[i] != id {
+			e.in = true
+			e.value = c.results[c.led.of[i]].transfers[t]
+		}
 	}
-	return out, nil
+	return out[:n], nil
 }
 
 // convertEntry fills one entry's GBP amounts. A trade's consideration (quantity × price)
@@ -71,8 +86,8 @@ func convertEntry(t *model.Transaction, e *entry, c *converter) error {
 	case model.Buy, model.Sell:
 		var gross, fees num
 		e.qty = numOfDecimal(t.Quantity)
-		consideration := e.qty.mul(numOfDecimal(t.Price.Value))
-		if gross, err = c.gbpNum(t, consideration, t.Price.Currency); err != nil {
+		consideration, currency := considerationOf(t, e.qty)
+		if gross, err = c.gbpNum(t, consideration, currency); err != nil {
 			return err
 		}
 		if fees, err = c.gbpNum(t, numOfDecimal(t.Fees.Value), t.Fees.Currency); err != nil {
@@ -92,6 +107,9 @@ func convertEntry(t *model.Transaction, e *entry, c *converter) error {
 			return err
 		}
 		e.value = subNZ(total, fees)
+		if e.extra, err = c.gbpNum(t, numOfDecimal(t.Value.Value), t.Value.Currency); err != nil {
+			return err
+		}
 	case model.Accumulation, model.Dividend:
 		if e.value, err = c.gbpNum(t, numOfDecimal(t.Total.Value), t.Total.Currency); err != nil {
 			return err
@@ -99,8 +117,47 @@ func convertEntry(t *model.Transaction, e *entry, c *converter) error {
 		if e.extra, err = c.gbpNum(t, numOfDecimal(t.Tax.Value), t.Tax.Currency); err != nil {
 			return err
 		}
+	case model.Pool, model.SpouseIn:
+		e.qty = numOfDecimal(t.Quantity)
+		if e.value, err = c.gbpNum(t, numOfDecimal(t.Cost.Value), t.Cost.Currency); err != nil {
+			return err
+		}
+	case model.Rights:
+		var gross, fees num
+		e.qty = numOfDecimal(t.Quantity)
+		if gross, err = c.gbpNum(t, e.qty.mul(numOfDecimal(t.Price.Value)), t.Price.Currency); err != nil {
+			return err
+		}
+		if fees, err = c.gbpNum(t, numOfDecimal(t.Fees.Value), t.Fees.Currency); err != nil {
+			return err
+		}
+		e.value = addNZ(gross, fees)
+	case model.ERI:
+		e.qty = numOfDecimal(t.Quantity)
+		if e.value, err = c.gbpNum(t, numOfDecimal(t.Total.Value), t.Total.Currency); err != nil {
+			return err
+		}
+	case model.Takeover:
+		e.qty = numOfDecimal(t.Quantity)
+		if e.value, err = c.gbpNum(t, numOfDecimal(t.Cash.Value), t.Cash.Currency); err != nil {
+			return err
+		}
+		if e.extra, err = c.gbpNum(t, numOfDecimal(t.Value.Value), t.Value.Currency); err != nil {
+			return err
+		}
+	case model.Demerger, model.SpouseOut:
+		e.qty = numOfDecimal(t.Quantity)
 	}
 	return nil
+}
+
+// considerationOf is a trade's whole consideration in its own currency: the Total when the
+// line gives one (the total form), otherwise quantity × price.
+func considerationOf(t *model.Transaction, qty num) (num, string) {
+	if !t.Total.Value.IsZero() && t.Price.Value.IsZero() {
+		return numOfDecimal(t.Total.Value), t.Total.Currency
+	}
+	return qty.mul(numOfDecimal(t.Price.Value)), t.Price.Currency
 }
 
 // buildDays groups a ticker's entries by date and sums each day's trades, in buf's storage.
@@ -152,6 +209,8 @@ func addToDay(d *day, e *entry, k int32) {
 		d.sellQty = addNZ(d.sellQty, e.qty)
 		d.gross = addNZ(d.gross, e.value)
 		d.fees = addNZ(d.fees, e.extra)
+	case model.SpouseOut:
+		d.late = true
 	case model.Split, model.Unsplit:
 		if !d.hasSplit() {
 			d.splitNum, d.splitDen = numInt(1), numInt(1)

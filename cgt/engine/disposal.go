@@ -159,7 +159,7 @@ func (r *tickerRun) original(d *day) []TradeLine {
 	foreign := false
 	for k := d.sellLo; k < d.sellHi; k++ {
 		t := r.entries[k].t
-		foreign = foreign || !isGBP(t.Price) || !isGBP(t.Fees)
+		foreign = foreign || !isGBP(t.Price) || !isGBP(t.Fees) || !isGBP(t.Total)
 	}
 	if !foreign {
 		return nil
@@ -167,8 +167,14 @@ func (r *tickerRun) original(d *day) []TradeLine {
 	out := make([]TradeLine, 0, d.sellHi-d.sellLo)
 	for k := d.sellLo; k < d.sellHi; k++ {
 		t := r.entries[k].t
-		gross := model.Amount{Value: numOfDecimal(t.Quantity).mul(numOfDecimal(t.Price.Value)).quantity(), Currency: t.Price.Currency}
-		out = append(out, TradeLine{Quantity: t.Quantity, Price: r.conv.converted(t, t.Price),
+		c, currency := considerationOf(t, numOfDecimal(t.Quantity))
+		gross := model.Amount{Value: c.quantity(), Currency: currency}
+		price := t.Price
+		if currency != t.Price.Currency || price.Value.IsZero() {
+			// the total form: the price per share is information only, rounded (docs/tax-rules.md)
+			price = model.Amount{Value: c.divRound(numOfDecimal(t.Quantity), fxPlaces).quantity(), Currency: currency}
+		}
+		out = append(out, TradeLine{Quantity: t.Quantity, Price: r.conv.converted(t, price),
 			Consideration: r.conv.converted(t, gross), Fees: r.conv.converted(t, t.Fees), Source: sourceRef(t.Source)})
 	}
 	return out

@@ -33,51 +33,92 @@ func Calculate(txns []model.Transaction, opts Options) (*Report, error) {
 			Hint:    "give brought-forward losses as a positive amount of GBP", Examples: []string{"1250.00"},
 			Value: opts.LossesBroughtForward.String()}
 	}
-	led, place, err := groupByTicker(txns)
+	led, place, special, err := groupByTicker(txns, nil)
 	if err != nil {
 		return nil, err
 	}
-	results := runTickers(txns, led, place, opts.Rates)
-	for i := range results {
-		if results[i].err != nil {
-			return nil, results[i].err
+	var ident *identity
+	if special { // declarations, accounts or ISINs: read them, then group again by security
+		ident = resolveIdentity(txns)
+		if led, place, _, err = groupByTicker(txns, ident); err != nil {
+			return nil, err
 		}
 	}
-	return assemble(led, results, place.all, opts), nil
+	c := &calc{txns: txns, led: led, place: place, ident: ident}
+	if err := c.runTickers(opts.Rates); err != nil {
+		return nil, err
+	}
+	return c.assemble(opts), nil
+}
+
+// calc is one calculation's shared, read-only state, and the per-ticker results, each
+// written by its own worker.
+type calc struct {
+	txns    []model.Transaction
+	led     *ledger
+	place   placement
+	ident   *identity
+	results []tickerResult
 }
 
 // runTickers works through each ticker's ledger, in parallel when the ledger is large.
 // Tickers are independent, and each result lands in its ticker's slot, so the outcome does
-// not depend on scheduling.
-func runTickers(txns []model.Transaction, led *ledger, place placement, rates fx.Source) []tickerResult {
-	results := make([]tickerResult, len(led.tickers))
+// not depend on scheduling. When shares pass from one ticker to another (a takeover, a
+// demerger), the giving ticker is worked through in an earlier stage than the receiving one.
+// The first error in ticker order (within the first stage that has one) is returned.
+func (c *calc) runTickers(rates fx.Source) error {
+	c.results = make([]tickerResult, len(c.led.tickers))
+	stages := c.led.stages
+	if stages == nil {
+		stages = [][]int32{nil} // one stage: every ticker
+	}
 	workers := runtime.GOMAXPROCS(0)
-	if len(txns) < parallelMin || workers < 2 {
+	if len(c.txns) < parallelMin || workers < 2 {
 		workers = 1
 	}
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	for w := 0; w < workers; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			conv := &converter{rates: rates}
-			var sc scratch
-			for {
-				i := int(next.Add(1) - 1)
-				if i >= len(results) {
-					return
+	for _, stage := range stages {
+		n := len(stage)
+		if stage == nil {
+			n = len(c.results)
+		}
+		var next atomic.Int64
+		var wg sync.WaitGroup
+		for w := 0; w < min(workers, max(n, 1)); w++ {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				conv := &converter{rates: rates}
+				var sc scratch
+				for {
+					k := int(next.Add(1) - 1)
+					if k >= n {
+						return
+					}
+					i := k
+					if stage != nil {
+						i = int(stage[k])
+					}
+					c.results[i] = c.runTicker(i, conv, &sc)
 				}
-				results[i] = runTicker(led.tickers[i], txns, led.txns[i], conv, &sc, place.all, place.slots[i])
+			}()
+		}
+		wg.Wait()
+		for k := 0; k < n; k++ {
+			i := k
+			if stage != nil {
+				i = int(stage[k])
 			}
-		}()
+			if err := c.results[i].err; err != nil {
+				return err
+			}
+		}
 	}
-	wg.Wait()
-	return results
+	return nil
 }
 
 // assemble builds the report from the per-ticker results.
-func assemble(led *ledger, results []tickerResult, disposals []Disposal, opts Options) *Report {
+func (c *calc) assemble(opts Options) *Report {
+	led, results := c.led, c.results
 	rep := &Report{
 		Pools:                make([]PoolHistory, 0, len(results)),
 		Holdings:             []Holding{},
@@ -92,6 +133,7 @@ func assemble(led *ledger, results []tickerResult, disposals []Disposal, opts Op
 			rep.Holdings = append(rep.Holdings, holding(led.tickers[i], r.pool.qty.decimal(), r.pool.cost.decimal()))
 		}
 	}
+	disposals := c.route(rep)
 	rep.TaxYears, rep.LossesCarriedForward = taxYears(results, disposals, opts.LossesBroughtForward)
 	return rep
 }

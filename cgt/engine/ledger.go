@@ -14,22 +14,34 @@ import (
 // rank orders the events of one ticker on one date, so that the result never depends on the
 // order of the input lines (docs/tax-rules.md, "Order of events on one date"):
 // splits and consolidations first (the day's trades are quoted in the new shares), then
-// accumulations and capital returns (they belong to the shares held going into the day),
-// then the day's acquisitions and disposals, which same-day matching treats as one of each.
+// opening pools and transfers in, accumulations, capital returns, rights issues, excess
+// reportable income, takeovers and demergers (they belong to the shares held going into the
+// day), then the day's acquisitions and disposals, which same-day matching treats as one of
+// each, then transfers to a spouse (from the holding at the end of the day), then dividends.
 func rank(a model.Action) uint8 {
 	switch a {
 	case model.Split, model.Unsplit:
 		return 0
-	case model.Accumulation:
+	case model.Pool, model.SpouseIn:
 		return 1
-	case model.CapReturn:
+	case model.Accumulation:
 		return 2
-	case model.Buy:
+	case model.CapReturn:
 		return 3
-	case model.Sell:
+	case model.Rights:
 		return 4
-	case model.Dividend:
+	case model.ERI:
 		return 5
+	case model.Takeover, model.Demerger:
+		return 6
+	case model.Buy:
+		return 7
+	case model.Sell:
+		return 8
+	case model.SpouseOut:
+		return 9
+	case model.Dividend:
+		return 10
 	}
 	return 255
 }
@@ -39,6 +51,12 @@ func rank(a model.Action) uint8 {
 type ledger struct {
 	tickers []string
 	txns    [][]int32
+	// of is each transaction's ticker number (-1 for a declaration or a transaction outside
+	// CGT); a TAKEOVER or DEMERGER is also in its new ticker's list.
+	of []int32
+	// stages orders the tickers when shares pass from one to another (see stagesOf); nil
+	// when none do, and every ticker is worked on at once.
+	stages [][]int32
 }
 
 // shard is one worker's share of the first pass over the input: a run of transactions, the
@@ -51,19 +69,32 @@ type shard struct {
 	sales    []int64
 	err      error
 	toGlobal []int32 // the shard's ticker numbers → the ledger's (name order)
+	// special is set when the shard met a declaration, an account label or an ISIN: the
+	// identity of securities and accounts must be resolved (see resolveIdentity).
+	special bool
+	cross   []crossRef // TAKEOVER and DEMERGER lines, with their new ticker
 }
+
+// crossRef is a TAKEOVER or DEMERGER line (i) and the number of the ticker it passes shares to.
+type crossRef struct{ i, to int32 }
 
 // groupByTicker validates each transaction's shape, groups the transactions by ticker and
 // places every disposal (see placement). The input is read once, in order, in as many shards
-// as there are workers; a shape error is the first one in input order.
-func groupByTicker(txns []model.Transaction) (*ledger, placement, error) {
+// as there are workers; a shape error is the first one in input order. When ident is given,
+// declarations and transactions outside CGT are left out and tickers take their security's
+// name; without it, special reports whether the ledger needs one.
+func groupByTicker(txns []model.Transaction, ident *identity) (led *ledger, place placement, special bool, err error) {
 	tickerOf := make([]int32, len(txns))
 	shards := shardsFor(len(txns))
-	fanout.Each(len(shards), func(w int) { shards[w].scan(txns, tickerOf) })
+	fanout.Each(len(shards), func(w int) { shards[w].scan(txns, tickerOf, ident) })
 	for w := range shards {
 		if shards[w].err != nil {
-			return nil, placement{}, shards[w].err
+			return nil, placement{}, false, shards[w].err
 		}
+		special = special || shards[w].special
+	}
+	if special && ident == nil {
+		return nil, placement{}, true, nil
 	}
 	names := mergeNames(shards)
 	counts := make([]int32, len(names))
@@ -73,8 +104,11 @@ func groupByTicker(txns []model.Transaction) (*ledger, placement, error) {
 		}
 	}
 	fanout.Each(len(shards), func(w int) { shards[w].renumber(tickerOf) })
-	led := &ledger{tickers: names, txns: bucket(tickerOf, counts)}
-	return led, placeDisposals(shards, len(names)), nil
+	led = &ledger{tickers: names, txns: bucket(tickerOf, counts, shards), of: tickerOf}
+	if led.stages, err = stagesOf(txns, led, shards); err != nil {
+		return nil, placement{}, false, err
+	}
+	return led, placeDisposals(shards, len(names)), special, nil
 }
 
 // shardsFor cuts n transactions into one run per worker (one run for a small ledger).
@@ -91,38 +125,64 @@ func shardsFor(n int) []shard {
 }
 
 // scan checks the shard's transactions, numbers their tickers and notes its sales.
-func (s *shard) scan(txns []model.Transaction, tickerOf []int32) {
+func (s *shard) scan(txns []model.Transaction, tickerOf []int32, ident *identity) {
 	for i := s.lo; i < s.hi; i++ {
 		t := &txns[i]
 		if err := checkShape(t); err != nil {
 			s.err = err
 			return
 		}
-		name := strings.ToUpper(t.Ticker)
-		id, ok := s.ids[name]
-		if !ok {
-			id = int32(len(s.names))
-			s.ids[name] = id
-			s.names = append(s.names, name)
-			s.counts = append(s.counts, 0)
+		if isDeclaration(t.Action) {
+			s.special = true
+			tickerOf[i] = -1
+			continue
 		}
+		if ident == nil {
+			s.special = s.special || len(t.Account)|len(t.ISIN) != 0
+		} else if ident.outside(t) {
+			tickerOf[i] = -1
+			continue
+		}
+		id := s.number(ident.name(t.Ticker))
 		tickerOf[i] = id
 		s.counts[id]++
-		if t.Action == model.Sell {
+		switch t.Action {
+		case model.Sell:
 			s.sales = append(s.sales, saleKey(t.Date, id))
+		case model.Takeover, model.Demerger:
+			to := s.number(ident.name(t.NewTicker))
+			s.counts[to]++
+			s.cross = append(s.cross, crossRef{int32(i), to})
 		}
 	}
+}
+
+// number returns the shard's number for a ticker name, numbering it when first met.
+func (s *shard) number(name string) int32 {
+	id, ok := s.ids[name]
+	if !ok {
+		id = int32(len(s.names))
+		s.ids[name] = id
+		s.names = append(s.names, name)
+		s.counts = append(s.counts, 0)
+	}
+	return id
 }
 
 // renumber turns the shard's ticker numbers into the ledger's, in tickerOf and in its sales,
 // and sorts its sales, one key per ticker and date (see placeDisposals).
 func (s *shard) renumber(tickerOf []int32) {
 	for i := s.lo; i < s.hi; i++ {
-		tickerOf[i] = s.toGlobal[tickerOf[i]]
+		if tickerOf[i] >= 0 {
+			tickerOf[i] = s.toGlobal[tickerOf[i]]
+		}
 	}
 	for k, key := range s.sales {
 		date, id := splitSaleKey(key)
 		s.sales[k] = saleKey(date, s.toGlobal[id])
+	}
+	for k := range s.cross {
+		s.cross[k].to = s.toGlobal[s.cross[k].to]
 	}
 	slices.Sort(s.sales)
 	s.sales = slices.Compact(s.sales)
@@ -154,8 +214,13 @@ func saleKey(d model.Date, ticker int32) int64 { return int64(d)<<32 | int64(tic
 func splitSaleKey(k int64) (model.Date, int32) { return model.Date(k >> 32), int32(k & 0xFFFFFFFF) }
 
 // bucket splits transaction indexes by ticker id with a counting sort over one backing array.
-func bucket(tickerOf, counts []int32) [][]int32 {
-	all := make([]int32, len(tickerOf))
+// A TAKEOVER or DEMERGER goes into its new ticker's list as well.
+func bucket(tickerOf, counts []int32, shards []shard) [][]int32 {
+	n := 0
+	for _, c := range counts {
+		n += int(c)
+	}
+	all := make([]int32, n)
 	out := make([][]int32, len(counts))
 	start := int32(0)
 	for id, n := range counts {
@@ -163,7 +228,14 @@ func bucket(tickerOf, counts []int32) [][]int32 {
 		start += n
 	}
 	for i, id := range tickerOf {
-		out[id] = append(out[id], int32(i))
+		if id >= 0 {
+			out[id] = append(out[id], int32(i))
+		}
+	}
+	for w := range shards {
+		for _, c := range shards[w].cross {
+			out[c.to] = append(out[c.to], c.i)
+		}
 	}
 	return out
 }

@@ -44,7 +44,7 @@ func TestPropertyQuantitiesConserved(t *testing.T) {
 // heldByReplay is the independent count: per ticker, in date order with splits before the
 // day's trades, bought − sold, scaled by every later split.
 func heldByReplay(txns []model.Transaction) map[string]decimal.Decimal {
-	led, _, _ := groupByTicker(txns)
+	led, _, _, _ := groupByTicker(txns, nil)
 	out := map[string]decimal.Decimal{}
 	for i, name := range led.tickers {
 		sortEvents(txns, led.txns[i])

@@ -26,6 +26,43 @@ const (
 	EventUnsplit      = "unsplit"
 	EventCapReturn    = "capreturn"
 	EventAccumulation = "accumulation"
+	// The events of a reorganisation, a transfer or an opening holding (events.go).
+	EventPool         = "pool"          // an opening Section 104 holding (POOL)
+	EventSpouseIn     = "spouse_in"     // shares from a spouse or civil partner at their cost (s58)
+	EventSpouseOut    = "spouse_out"    // shares to a spouse or civil partner: no gain, no loss (s58)
+	EventRights       = "rights"        // a rights issue or open offer taken up (s126–s128)
+	EventTakeover     = "takeover"      // shares given or received in a share exchange (s127, s135)
+	EventTakeoverCash = "takeover_cash" // small cash on a takeover, deducted from cost (s122(2), CG57836)
+	EventPartDisposal = "part_disposal" // the cost of a part disposal (s122, s42)
+	EventDemerger     = "demerger"      // cost passed from the parent to the demerged shares (s192, s130)
+	EventERI          = "eri"           // excess reportable income added to cost (SI 2009/3001 reg 94, 99)
+)
+
+// Disposal kinds other than a sale, as they appear in Disposal.Kind.
+const (
+	KindCapitalDistribution = "capital_distribution" // a CAPRETURN or takeover cash that is not small
+	KindSpouseTransfer      = "spouse_transfer"      // SPOUSEOUT: no gain, no loss
+)
+
+// RulePartDisposal is the rule of a part disposal's only match: the cost of the part disposed
+// of is the pool's cost × A ÷ (A + B).
+const RulePartDisposal = "part_disposal"
+
+// Statutory references of the events.
+const (
+	RefPartDisposal   = "TCGA92/S42"
+	RefCapitalDist    = "TCGA92/S122"
+	RefTakeoverCash   = "TCGA92/S128(3)"
+	RefSpouse         = "TCGA92/S58"
+	RefRights         = "TCGA92/S126-S128"
+	RefTakeover       = "TCGA92/S127, S135"
+	RefDemerger       = "TCGA92/S192, S127-S130"
+	RefPool           = "TCGA92/S104"
+	RefRebasing       = "TCGA92/S35"
+	RefERI            = "SI2009/3001/R94"
+	RefERIAfterSale   = "SI2009/3001/R99(5)"
+	RefExempt         = "TCGA92/S115"
+	RefOffshoreIncome = "SI2009/3001/R17"
 )
 
 // Report is the whole result of a calculation: tax years with their disposals, the holdings
@@ -38,6 +75,18 @@ type Report struct {
 	LossesBroughtForward model.Money `json:"losses_brought_forward" jsonschema_description:"Allowable losses brought forward from years before the first tax year of the ledger (GBP)"`
 	// LossesCarriedForward is what is left after the last tax year.
 	LossesCarriedForward model.Money `json:"losses_carried_forward" jsonschema_description:"Allowable losses left to carry forward after the last tax year of the report (GBP)"`
+	// Excluded lists the transactions made in a tax wrapper (ISA, LISA, JISA, SIPP).
+	Excluded []ExcludedTransaction `json:"excluded,omitempty" jsonschema_description:"Transactions in accounts declared ISA, LISA, JISA or SIPP: outside CGT, never counted or matched" record:"rows=excluded"`
+	// ExemptDisposals are disposals of securities declared EXEMPT (gilts, qualifying corporate bonds).
+	ExemptDisposals []Disposal `json:"exempt_disposals,omitempty" jsonschema_description:"Disposals of securities declared EXEMPT (gilts and qualifying corporate bonds, TCGA92 s115): no chargeable gain or allowable loss, outside every total" record:"rows=exempt_disposal"`
+	// OffshoreIncomeGains are disposals of non-reporting offshore funds.
+	OffshoreIncomeGains []Disposal `json:"offshore_income_gains,omitempty" jsonschema_description:"Disposals of securities declared NONREPORTING (non-reporting offshore funds): offshore income gains, charged to income tax (SA106), outside the CGT totals" record:"rows=offshore_income_gain"`
+	// NoGainNoLoss are transfers to a spouse or civil partner.
+	NoGainNoLoss []Disposal `json:"no_gain_no_loss,omitempty" jsonschema_description:"Transfers to a spouse or civil partner (TCGA92 s58): no gain and no loss, outside the totals" record:"rows=no_gain_no_loss"`
+	// Warnings are things the user should check that did not stop the calculation (two
+	// tickers pooled as one security, a corporate action given twice, ...). Front ends put
+	// them in the envelope's warnings.
+	Warnings []string `json:"-" record:"-"`
 }
 
 // TaxYear holds the figures of one UK tax year (6 April to 5 April).
@@ -103,9 +152,12 @@ type Disposal struct {
 	Proceeds       model.Money   `json:"proceeds" jsonschema_description:"Gross proceeds, quantity times price, before sale fees (GBP)"`
 	SaleFees       model.Money   `json:"sale_fees" jsonschema_description:"Incidental costs of the disposal (GBP)"`
 	IdentifiedCost model.Money   `json:"identified_cost" jsonschema_description:"Cost of the shares identified with the disposal, without sale fees (GBP)"`
-	AllowableCost  model.Money   `json:"allowable_cost" jsonschema_description:"Allowable cost: identified cost plus sale fees (GBP)"`
+	AllowableCost  model.Money   `json:"allowable_cost" jsonschema_description:"Allowable cost: identified cost plus sale fees plus any adjustments (GBP)"`
 	Gain           model.Money   `json:"gain" jsonschema_description:"Proceeds minus allowable cost; negative for a loss (GBP)"`
-	Rules          []string      `json:"rules" jsonschema_description:"Identification rules used in the order applied: same_day, bed_and_breakfast, section_104"`
+	Rules          []string      `json:"rules" jsonschema_description:"Identification rules used in the order applied: same_day, bed_and_breakfast, section_104; part_disposal for a capital distribution"`
+	Kind           string        `json:"kind,omitempty" jsonschema_description:"Absent for a sale; capital_distribution (a CAPRETURN or takeover cash treated as a part disposal) or spouse_transfer"`
+	Reference      string        `json:"reference,omitempty" jsonschema_description:"Statutory reference of a disposal that is not a sale, e.g. TCGA92/S122"`
+	Adjustments    []Adjustment  `json:"adjustments,omitempty" jsonschema_description:"Amounts added to the allowable cost after the identification, e.g. excess reportable income received after the disposal (SI2009/3001/R99(5))"`
 	Source         SourceRef     `json:"source" jsonschema_description:"First ledger line of the disposal" record:"source"`
 	Sources        []SourceRef   `json:"sources" jsonschema_description:"Every ledger line merged into the disposal" record:"-"`
 	Original       []TradeLine   `json:"original,omitempty" jsonschema_description:"The ledger lines in their original currency, present when any was not GBP" record:"-"`
@@ -134,6 +186,14 @@ type Match struct {
 	// for the same_day and bed_and_breakfast rules, the acquisition's (recipe).
 	disposal *Disposal
 	recipe   *stepRecipe
+}
+
+// Adjustment is an amount added to a disposal's allowable cost after it was identified.
+type Adjustment struct {
+	Reason    string      `json:"reason" jsonschema_description:"What the amount is"`
+	Reference string      `json:"reference" jsonschema_description:"Statutory reference"`
+	Cost      model.Money `json:"cost" jsonschema_description:"Amount added to the allowable cost (GBP)"`
+	Source    SourceRef   `json:"source" jsonschema_description:"The ledger line behind it" record:"source"`
 }
 
 // PoolState is a Section 104 pool at one moment.
@@ -184,7 +244,8 @@ type PoolHistory struct {
 // PoolEvent is one change to a Section 104 pool.
 type PoolEvent struct {
 	Date           model.Date    `json:"date" jsonschema_description:"Date of the change" record:"timestamp"`
-	Event          string        `json:"event" jsonschema_description:"buy, sell, split, unsplit, capreturn or accumulation"`
+	Event          string        `json:"event" jsonschema_description:"buy, sell, split, unsplit, capreturn, accumulation, pool, spouse_in, spouse_out, rights, takeover, takeover_cash, part_disposal, demerger or eri"`
+	Reference      string        `json:"reference,omitempty" jsonschema_description:"Statutory reference of an event other than a trade, split, accumulation or cost-reducing capital return"`
 	QuantityChange model.Decimal `json:"quantity_change" jsonschema_description:"Change in pooled shares (negative for a sale or consolidation)"`
 	CostChange     model.Money   `json:"cost_change" jsonschema_description:"Change in pool cost (GBP; negative for a sale or capital return)"`
 	Quantity       model.Decimal `json:"quantity" jsonschema_description:"Shares in the pool after the change"`

@@ -29,7 +29,14 @@ type tickerResult struct {
 	history PoolHistory
 	pool    pool
 	incomes []income
-	err     error
+	// extra are the disposals made by events rather than SELL lines (part disposals, spouse
+	// transfers), which have no place in the report's disposals until assemble merges them.
+	extra []*Disposal
+	// transfers is the cost each TAKEOVER or DEMERGER line of this ticker passes to its new
+	// ticker, which is worked through in a later stage.
+	transfers map[*model.Transaction]num
+	warnings  []string
+	err       error
 }
 
 // tickerRun is the state of one ticker's single pass through its days.
@@ -47,23 +54,29 @@ type tickerRun struct {
 	// report and slots place the ticker's disposals: the k-th goes to report[slots[k]].
 	report []Disposal
 	slots  []int32
+	// done lists the ticker's disposals so far, kept only when an ERI line may amend them.
+	done      []*Disposal
+	trackDone bool
 }
 
-// runTicker identifies every disposal of one ticker, writing each into its place in report
-// (see placement), and records its pool's history.
+// runTicker identifies every disposal of ticker i, writing each into its place in the
+// report (see placement), and records its pool's history.
 // Its working slices come from, and go back to, sc.
-func runTicker(ticker string, txns []model.Transaction, idx []int32, conv *converter, sc *scratch, report []Disposal, slots []int32) tickerResult {
+func (c *calc) runTicker(i int, conv *converter, sc *scratch) tickerResult {
+	ticker, idx := c.led.tickers[i], c.led.txns[i]
 	res := tickerResult{history: PoolHistory{Ticker: ticker}}
-	warm(txns, idx)
-	sortEvents(txns, idx)
-	es, err := convertEntries(txns, idx, conv, sc.entries)
+	warm(c.txns, idx)
+	sortEvents(c.txns, idx)
+	es, err := c.convertEntries(int32(i), idx, conv, sc.entries, &res)
 	if err != nil {
 		res.err = err
 		return res
 	}
-	r := &tickerRun{ticker: ticker, entries: es, days: buildDays(es, sc.days), conv: conv, out: &res, report: report, slots: slots}
+	r := &tickerRun{ticker: ticker, entries: es, days: buildDays(es, sc.days), conv: conv, out: &res,
+		report: c.place.all, slots: c.place.slots[i]}
 	sc.entries, sc.days = es, r.days
-	r.events = make([]PoolEvent, 0, eventBound(es, r.days))
+	bound, eri := eventBound(es, r.days)
+	r.events, r.trackDone = make([]PoolEvent, 0, bound), eri
 	for i := range r.days {
 		if err := r.processDay(i); err != nil {
 			res.err = err
@@ -75,14 +88,19 @@ func runTicker(ticker string, txns []model.Transaction, idx []int32, conv *conve
 	return res
 }
 
-// eventBound is the most pool events a ticker's days can record: one per split,
-// consolidation, accumulation and capital return, and one for each day's acquisition and
-// disposal. The history is written straight into a slice of that capacity.
-func eventBound(es []entry, days []day) int {
-	n := 0
+// eventBound is the most pool events a ticker's days can record: at most two for each event
+// line (a takeover with cash records the cash, then the exchange), and one for each day's
+// acquisition and disposal. The history is written straight into a slice of that capacity.
+// eri reports whether the ticker has an ERI line, which may amend earlier disposals.
+func eventBound(es []entry, days []day) (n int, eri bool) {
 	for k := range es {
 		switch es[k].t.Action {
-		case model.Split, model.Unsplit, model.Accumulation, model.CapReturn:
+		case model.Buy, model.Sell, model.Dividend:
+		case model.ERI:
+			n, eri = n+1, true
+		case model.Takeover, model.CapReturn:
+			n += 2
+		default:
 			n++
 		}
 	}
@@ -94,11 +112,12 @@ func eventBound(es []entry, days []day) int {
 			n++
 		}
 	}
-	return n
+	return n, eri
 }
 
-// processDay applies one date's events in the documented order: splits, accumulations and
-// capital returns, the day's disposal, then whatever of the day's acquisition is left.
+// processDay applies one date's events in the documented order: splits, then the events that
+// belong to the shares held going into the day (see rank), the day's disposal, whatever of the
+// day's acquisition is left, then transfers to a spouse.
 func (r *tickerRun) processDay(i int) error {
 	d := &r.days[i]
 	if d.hasSplit() {
@@ -117,6 +136,15 @@ func (r *tickerRun) processDay(i int) error {
 	r.held = addNZ(r.held, d.buyQty)
 	if d.avail.sign() > 0 {
 		r.addToPool(d)
+	}
+	if d.late {
+		for k := d.lo; k < d.hi; k++ {
+			if e := &r.entries[k]; e.t.Action == model.SpouseOut {
+				if err := r.spouseOut(e); err != nil {
+					return err
+				}
+			}
+		}
 	}
 	return nil
 }
@@ -145,8 +173,9 @@ func (r *tickerRun) applySplits(d *day) {
 	}
 }
 
-// applyAdjustment applies an ACCUMULATION (adds to cost) or CAPRETURN (deducts from cost) to
-// the shares held on its date; dividends are collected as income.
+// applyAdjustment applies an event line that belongs to the shares held going into its day:
+// an ACCUMULATION (adds to cost), a CAPRETURN, an opening POOL, a SPOUSEIN, RIGHTS, ERI, a
+// TAKEOVER or DEMERGER (events.go); dividends are collected as income.
 func (r *tickerRun) applyAdjustment(e *entry) error {
 	t := e.t
 	switch t.Action {
@@ -164,17 +193,20 @@ func (r *tickerRun) applyAdjustment(e *entry) error {
 		r.pool.cost = r.pool.cost.add(e.value)
 		r.record(t, EventAccumulation, num{}, e.value)
 	case model.CapReturn:
-		if e.value.isZero() {
+		return r.capReturn(e)
+	case model.Pool, model.SpouseIn, model.Rights:
+		return r.joinPool(e)
+	case model.ERI:
+		return r.excessReportableIncome(e)
+	case model.Takeover, model.Demerger:
+		if e.in {
+			r.receive(e)
 			return nil
 		}
-		if r.held.sign() <= 0 {
-			return noHoldingError(t)
+		if t.Action == model.Takeover {
+			return r.takeover(e)
 		}
-		if e.value.cmp(r.pool.cost) > 0 {
-			return capReturnAboveCostError(t, e.value.decimal(), r.pool.cost.decimal())
-		}
-		r.pool.cost = r.pool.cost.sub(e.value)
-		r.record(t, EventCapReturn, num{}, e.value.negate())
+		return r.demerge(e)
 	}
 	return nil
 }
@@ -190,7 +222,13 @@ func (r *tickerRun) addToPool(d *day) {
 
 // record appends a pool event with the pool as it now stands.
 func (r *tickerRun) record(t *model.Transaction, event string, dq, dc num) {
+	r.recordRef(t, event, "", dq, dc)
+}
+
+// recordRef is record with the statutory reference of the event.
+func (r *tickerRun) recordRef(t *model.Transaction, event, ref string, dq, dc num) {
 	r.events = append(r.events, PoolEvent{
+		Reference:      ref,
 		Date:           t.Date,
 		Event:          event,
 		QuantityChange: dq.quantity(),
@@ -239,8 +277,12 @@ func (r *tickerRun) dispose(i int) error {
 		b.section104(rest)
 	}
 	r.held = r.held.sub(d.sellQty) // processDay then adds the day's acquisition
-	b.finish(&r.report[r.slots[0]])
+	out := &r.report[r.slots[0]]
+	b.finish(out)
 	r.slots = r.slots[1:]
+	if r.trackDone {
+		r.done = append(r.done, out)
+	}
 	return nil
 }
 
