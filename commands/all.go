@@ -32,5 +32,8 @@ func NewRegistry(deps *registry.Deps) (*registry.Registry, error) {
 	if deps.Rates == nil {
 		deps.Rates = fx.Embedded()
 	}
+	if deps.Schemas == nil {
+		deps.Schemas = Schemas
+	}
 	return registry.New(deps, All()...)
 }

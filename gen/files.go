@@ -17,7 +17,9 @@ import (
 
 	"github.com/cgt-tools/cgt/atomicfile"
 	"github.com/cgt-tools/cgt/catalog"
+	"github.com/cgt-tools/cgt/commands"
 	"github.com/cgt-tools/cgt/registry"
+	"github.com/cgt-tools/cgt/registry/reflectschema"
 )
 
 // FixCommand is the command that regenerates every generated file.
@@ -50,6 +52,9 @@ func Files(reg *registry.Registry) (map[string][]byte, error) {
 		return nil, fmt.Errorf("skills zip: %w", err)
 	}
 	addCommandPages(reg, files)
+	if err := addSchemaFiles(reg, files); err != nil {
+		return nil, err
+	}
 	addPublicCopies(c, guides, files)
 	if err := addMarkedPages(reg, c, files); err != nil {
 		return nil, err
@@ -86,6 +91,22 @@ func addCommandPages(reg *registry.Registry, files map[string][]byte) {
 	}
 }
 
+// addSchemaFiles writes each command's argument and result schemas beside the commands, where
+// the serving programs read them instead of reflecting them at every start.
+func addSchemaFiles(reg *registry.Registry, files map[string][]byte) error {
+	for _, cmd := range reg.Commands() {
+		name := cmd.Meta().Name
+		for role, schema := range map[string]map[string]any{"input": cmd.InputSchema(), "data": cmd.DataSchema()} {
+			b, err := CanonicalJSON(withGeneratedBy(schema))
+			if err != nil {
+				return fmt.Errorf("%s schema of %s: %w", role, name, err)
+			}
+			files["commands/"+commands.SchemaPath(name, role)] = b
+		}
+	}
+	return nil
+}
+
 // addPublicCopies writes the list of contract files the docs build copies into public/ (the
 // copies themselves are not committed), and the site's llms.txt, whose links are site URLs.
 func addPublicCopies(c *catalog.Catalog, guides []Guide, files map[string][]byte) {
@@ -118,6 +139,7 @@ func RootDeps(root string) *registry.Deps {
 		ReadFile: func(p string) ([]byte, error) { return os.ReadFile(under(p)) },
 		ReadDir:  func(p string) ([]string, error) { return registry.OSReadDir(under(p)) },
 		Stdin:    strings.NewReader(""),
+		Schemas:  reflectschema.Live{},
 	}
 }
 

@@ -3,6 +3,7 @@ package registry
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"reflect"
 	"sync"
@@ -24,6 +25,16 @@ type Deps struct {
 	Stdin io.Reader
 	// Rates are the HMRC monthly exchange rates.
 	Rates fx.Source
+	// Schemas gives each command its argument and result schemas: the files cgt gen wrote
+	// (the default the commands package supplies), or reflectschema.Live where schemas are
+	// made from the Go types.
+	Schemas SchemaSource
+}
+
+// SchemaSource gives the JSON Schema of a command's arguments (role "input") or result
+// ("data"), whose Go type is t.
+type SchemaSource interface {
+	Schema(command, role string, t reflect.Type) (map[string]any, error)
 }
 
 // Handler is the body of a command: a plain function of its typed arguments. It returns the
@@ -43,6 +54,7 @@ type Command interface {
 	// ResultType is the Go type of data, for adapters that walk struct tags.
 	ResultType() reflect.Type
 	run(ctx context.Context, deps *Deps, raw []byte) (any, []string, error)
+	useSchemas(SchemaSource)
 }
 
 // NewCommand registers a typed command: A is the arguments struct, R the result struct.
@@ -53,6 +65,7 @@ func NewCommand[A, R any](meta Meta, h Handler[A, R]) Command {
 type command[A, R any] struct {
 	meta    Meta
 	handler Handler[A, R]
+	schemas SchemaSource
 
 	once   sync.Once
 	args   []ArgSpec
@@ -68,19 +81,38 @@ type command[A, R any] struct {
 
 func (c *command[A, R]) Meta() *Meta { return &c.meta }
 
+func (c *command[A, R]) useSchemas(s SchemaSource) { c.schemas = s }
+
 func (c *command[A, R]) init() {
 	c.once.Do(func() {
 		at := reflect.TypeFor[A]()
-		c.input = reflectSchema(at, true)
+		c.input, c.errSch = c.schema("input", at)
+		if c.errSch != nil {
+			c.input = map[string]any{"type": "object"}
+		}
 		c.args = argSpecs(at, c.input)
-		c.valid, c.errSch = compileValidator(c.meta.Name, c.input)
+		if c.errSch == nil {
+			c.valid, c.errSch = compileValidator(c.meta.Name, c.input)
+		}
 	})
+}
+
+func (c *command[A, R]) schema(role string, t reflect.Type) (map[string]any, error) {
+	if c.schemas == nil {
+		return nil, fmt.Errorf("registry: %s has no schema source (build it with registry.New)", c.meta.Name)
+	}
+	return c.schemas.Schema(c.meta.Name, role, t)
 }
 
 func (c *command[A, R]) Args() []ArgSpec             { c.init(); return c.args }
 func (c *command[A, R]) InputSchema() map[string]any { c.init(); return c.input }
 func (c *command[A, R]) DataSchema() map[string]any {
-	c.dataOnce.Do(func() { c.data = reflectSchema(reflect.TypeFor[R](), false) })
+	c.dataOnce.Do(func() {
+		var err error
+		if c.data, err = c.schema("data", reflect.TypeFor[R]()); err != nil {
+			c.data = map[string]any{"description": err.Error()}
+		}
+	})
 	return c.data
 }
 func (c *command[A, R]) ResultType() reflect.Type { return reflect.TypeFor[R]() }

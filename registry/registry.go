@@ -52,7 +52,11 @@ func isMCPChars(s string) bool {
 // New builds a registry, checking that names are well formed and unique.
 func New(deps *Deps, cmds ...Command) (*Registry, error) {
 	r := &Registry{cmds: cmds, byName: map[string]Command{}, deps: deps}
+	if deps == nil || deps.Schemas == nil {
+		return nil, fmt.Errorf("registry: Deps.Schemas is not set")
+	}
 	for _, c := range cmds {
+		c.useSchemas(deps.Schemas)
 		m := c.Meta()
 		if !isCommandName(m.Name) {
 			return nil, fmt.Errorf("registry: command name %q is not namespace.verb", m.Name)

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/cgt-tools/cgt/envelope"
+	"github.com/cgt-tools/cgt/registry/reflectschema"
 )
 
 type echoArgs struct {
@@ -37,7 +38,7 @@ func echoRegistry(t *testing.T) *Registry {
 			}
 			return echoResult{a}, nil, nil
 		})
-	r, err := New(&Deps{}, cmd)
+	r, err := New(&Deps{Schemas: reflectschema.Live{}}, cmd)
 	if err != nil {
 		t.Fatal(err)
 	}

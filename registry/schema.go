@@ -1,63 +1,8 @@
 package registry
 
 import (
-	"encoding/json"
-	"reflect"
-
-	"github.com/invopop/jsonschema"
-	"github.com/shopspring/decimal"
-
-	"github.com/cgt-tools/cgt/cgt/model"
 	"github.com/cgt-tools/cgt/envelope"
 )
-
-// reflectSchema reflects a Go type into a self-contained JSON Schema (no $ref, no $defs), as
-// a plain map so that generators and front ends can embed it. For arguments, `required` comes
-// only from `jsonschema:"required"` tags and unknown properties are forbidden.
-func reflectSchema(t reflect.Type, forArgs bool) map[string]any {
-	r := &jsonschema.Reflector{
-		DoNotReference:             true,
-		ExpandedStruct:             true,
-		Anonymous:                  true,
-		RequiredFromJSONSchemaTags: forArgs,
-		AllowAdditionalProperties:  !forArgs,
-		Mapper:                     mapDomainTypes,
-	}
-	s := r.ReflectFromType(t)
-	s.Version = ""
-	b, err := json.Marshal(s)
-	if err != nil {
-		panic("registry: schema of " + t.String() + ": " + err.Error())
-	}
-	var m map[string]any
-	if err := json.Unmarshal(b, &m); err != nil {
-		panic(err)
-	}
-	return m
-}
-
-var (
-	moneyType   = reflect.TypeFor[model.Money]()
-	decimalType = reflect.TypeFor[model.Decimal]()
-	rawDecimal  = reflect.TypeFor[decimal.Decimal]()
-	dateType    = reflect.TypeFor[model.Date]()
-)
-
-// mapDomainTypes gives the domain's value types the string schemas they marshal to; without it
-// they would reflect as empty objects.
-func mapDomainTypes(t reflect.Type) *jsonschema.Schema {
-	switch t {
-	case moneyType:
-		return &jsonschema.Schema{Type: "string", Pattern: `^-?[0-9]+\.[0-9]{2}$`,
-			Description: "GBP amount with exactly two decimals", Examples: []any{"1234.50"}}
-	case decimalType, rawDecimal:
-		return &jsonschema.Schema{Type: "string", Pattern: `^-?[0-9]+(\.[0-9]+)?$`,
-			Description: "exact decimal number"}
-	case dateType:
-		return &jsonschema.Schema{Type: "string", Format: "date", Description: "date YYYY-MM-DD"}
-	}
-	return nil
-}
 
 // EnvelopeSchema wraps a data schema in the result envelope.
 func EnvelopeSchema(data map[string]any) map[string]any {

@@ -18,6 +18,8 @@ func TestCommandLineLinksNoServerOrGenerator(t *testing.T) {
 		"github.com/mark3labs/mcp-go",
 		"github.com/santhosh-tekuri/jsonschema",
 		"github.com/getkin/kin-openapi",
+		"github.com/invopop/jsonschema", // schemas are reflected by cgt gen, read from commands/schemas
+		"go.yaml.in/yaml",
 		"github.com/cgt-tools/cgt/mcp",
 		"github.com/cgt-tools/cgt/toolcli",
 		"github.com/cgt-tools/cgt/gen",

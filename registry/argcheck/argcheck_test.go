@@ -16,6 +16,7 @@ import (
 	"golang.org/x/text/message"
 
 	"github.com/cgt-tools/cgt/commands"
+	"github.com/cgt-tools/cgt/registry"
 	"github.com/cgt-tools/cgt/registry/argcheck"
 )
 
@@ -50,7 +51,11 @@ type schemaCase struct {
 
 func schemaCases(t testing.TB) []schemaCase {
 	var out []schemaCase
-	for _, c := range commands.All() {
+	reg, err := commands.NewRegistry(&registry.Deps{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range reg.Commands() {
 		b, err := json.Marshal(c.InputSchema())
 		if err != nil {
 			t.Fatal(err)
