@@ -69,10 +69,22 @@ var goldenCases = []goldenCase{
 	{"report.calculate", "usd_sale_without_rates", `{"cgt_content":"` + usdLedger2026 + `","year":2026}`, false},
 	{"matching.explain", "usd_sale_with_rates", `{"cgt_content":"` + usdLedger2026 + `","rates":["testdata/rates/good/2026-09.xml","testdata/rates/good/2026-10.xml"],"date":"2026-10-15","ticker":"AAPL"}`, true},
 	{"holdings.list", "usd_buy_with_rates", `{"cgt_content":"` + usdLedger2026 + `","rates":"testdata/rates/good"}`, true},
+	// tax payable: taxable_income and basic_band_extension (hand-worked in docs/tax-rules.md)
+	{"report.calculate", "tax_higher_rate_2024_25_both_parts", `{"cgt_content":"` + bothSides2024 + `","year":2024,"taxable_income":80000}`, true},
+	{"report.calculate", "tax_basic_rate_2024_25_both_parts", `{"cgt_content":"2024-04-10 BUY X 1000 @ 10\n2024-06-01 SELL X 250 @ 30\n2024-11-15 SELL X 500 @ 30","year":"2024/25","taxable_income":"30000"}`, true},
+	{"report.calculate", "tax_loss_nets_across_30_october", `{"cgt_content":"2024-04-10 BUY X 1000 @ 10\n2024-04-10 BUY Y 1000 @ 10\n2024-06-01 SELL X 500 @ 30\n2024-07-01 SELL Y 1000 @ 6\n2024-11-15 SELL X 500 @ 30","year":2024,"taxable_income":80000}`, true},
+	{"report.calculate", "tax_per_year_object", `{"cgt_content":"2023-05-01 BUY X 1000 @ 10\n2023-06-01 SELL X 400 @ 60\n` + `2024-06-01 SELL X 300 @ 60\n2025-06-01 SELL X 300 @ 60","taxable_income":{"2023/24":30000,"2024":"60000"},"basic_band_extension":"2025:2000"}`, true},
+	{"report.calculate", "tax_2010_11_straddle", `{"cgt_content":"2010-01-04 BUY A 1000 @ 10\n2010-05-10 SELL A 500 @ 30\n2010-11-10 SELL A 500 @ 110","taxable_income":30000}`, true},
+	{"report.calculate", "tax_losses_brought_forward", `{"cgt_content":"2022-05-03 BUY A 100 @ 100\n2022-06-01 SELL A 100 @ 300","losses_brought_forward":"3000","taxable_income":"35000"}`, true},
+	{"report.calculate", "taxable_income_bad_year", `{"cgt_content":"2024-04-01 BUY X 10 @ 10","taxable_income":"2024/26:52000"}`, false},
+	{"report.calculate", "taxable_income_with_comma", `{"cgt_content":"2024-04-01 BUY X 10 @ 10","taxable_income":"52,000"}`, false},
 	{"taxyear.info", "split_year", `{"year":2024}`, true},
 	{"taxyear.info", "as_period", `{"year":"2010/11"}`, true},
 	{"taxyear.info", "before_scope", `{"year":2001}`, false},
 }
+
+// bothSides2024 has gains of 15,000 before 30 October 2024 and 15,000 after (JSON-escaped).
+const bothSides2024 = `2024-04-10 BUY X 1000 @ 10\n2024-06-01 SELL X 500 @ 40\n2024-11-15 SELL X 500 @ 40`
 
 // usdLedger2026 buys in 2026-09 and sells in 2026-10, months after the bundled rates end
 // (JSON-escaped, for the cases above).
