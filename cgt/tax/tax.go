@@ -114,12 +114,12 @@ func Adjustment(g Gains, in Income) decimal.Decimal {
 		return decimal.Zero
 	}
 	right := Compute(g, in).Total.Exact()
-	asReturn := make([]Part, len(g.Parts))
-	for i, p := range g.Parts {
-		p.Basic, p.Higher = g.Parts[0].Basic, g.Parts[0].Higher
-		asReturn[i] = p
+	// The return sees the year as one: its totals at the first part's rates, one charge per rate.
+	whole := Part{From: g.Year.StartDate(), To: g.Year.EndDate(), Basic: g.Parts[0].Basic, Higher: g.Parts[0].Higher}
+	for _, p := range g.Parts {
+		whole.Gains, whole.Losses = whole.Gains.Add(p.Gains), whole.Losses.Add(p.Losses)
 	}
-	return right.Sub(Compute(Gains{Year: g.Year, Parts: asReturn, LossesUsed: g.LossesUsed}, in).Total.Exact())
+	return right.Sub(Compute(Gains{Year: g.Year, Parts: []Part{whole}, LossesUsed: g.LossesUsed}, in).Total.Exact())
 }
 
 // AdjustmentWithoutIncome is the box 51 figure when it does not depend on the taxpayer's

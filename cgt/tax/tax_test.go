@@ -63,6 +63,10 @@ func TestCompute_hand_worked(t *testing.T) {
 		// Band against the earlier gains (saves 10 points, not 6); exempt amount against the later.
 		{"basic_rate_2024_25_both_parts", gains(2024, "0", "5000/0", "10000/0"), income("30000", "0"), "7700.00",
 			"2024-04-06 0.1×5000.00=500.00; 2024-10-30 0.18×2700.00=486.00; 2024-10-30 0.24×4300.00=1032.00", "2018.00", "388"},
+		// One charge per rate on the return's side: splitting the 10/20 gains by date would round
+		// down twice and leave a spurious penny.
+		{"no_penny_from_splitting_the_return", gains(2024, "54.90", "9506.84/0", "2044.55/0"), income("30000", "0"), "7700.00",
+			"2024-04-06 0.1×7700.00=770.00; 2024-04-06 0.2×796.49=159.29", "929.29", "0"},
 		{"basic_rate_2024_25_only_before", gains(2024, "0", "13000/0"), income("30000", "0"), "7700.00",
 			"2024-04-06 0.1×7700.00=770.00; 2024-04-06 0.2×2300.00=460.00", "1230.00", "0"},
 		{"band_extension_2025_26", gains(2025, "0", "12000/0"), income("35000", "2000"), "4700.00",
