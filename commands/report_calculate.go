@@ -2,11 +2,14 @@ package commands
 
 import (
 	"context"
+	"fmt"
+	"strings"
 
 	"github.com/shopspring/decimal"
 
 	"github.com/cgt-tools/cgt/cgt/engine"
 	"github.com/cgt-tools/cgt/cgt/model"
+	"github.com/cgt-tools/cgt/cgt/tax"
 	"github.com/cgt-tools/cgt/cgt/taxyear"
 	"github.com/cgt-tools/cgt/envelope"
 	"github.com/cgt-tools/cgt/registry"
@@ -15,8 +18,10 @@ import (
 // ReportCalculateArgs are the arguments of report.calculate.
 type ReportCalculateArgs struct {
 	LedgerArgs
-	Year                 any    `json:"year,omitempty" jsonschema:"oneof_type=integer;string" jsonschema_description:"Only this tax year: its start year (2024 means 2024/25) or \"2024/25\". A year without disposals gives zero totals. Omit for every year." cgt:"alias=tax_year"`
-	LossesBroughtForward string `json:"losses_brought_forward,omitempty" jsonschema:"pattern=^[0-9]+(\\.[0-9]+)?$" jsonschema_description:"Allowable losses (GBP) brought forward from before the ledger's first tax year, e.g. 1250.00." cgt:"alias=losses"`
+	Year                 any          `json:"year,omitempty" jsonschema:"oneof_type=integer;string" jsonschema_description:"Only this tax year: its start year (2024 means 2024/25) or \"2024/25\". A year without disposals gives zero totals. Omit for every year." cgt:"alias=tax_year"`
+	LossesBroughtForward string       `json:"losses_brought_forward,omitempty" jsonschema:"pattern=^[0-9]+(\\.[0-9]+)?$" jsonschema_description:"Allowable losses (GBP) brought forward from before the ledger's first tax year, e.g. 1250.00." cgt:"alias=losses"`
+	TaxableIncome        *YearAmounts `json:"taxable_income,omitempty" jsonschema_description:"Income chargeable to income tax after allowances (GBP: salary, pensions, savings and dividends less the personal allowance), to work out the tax payable on each year's gains and the 2024/25 box 51 adjustment. One amount for every year (52000), or per tax year: in the CLI taxable_income=2023:52000,2024:60000 (years as year= takes them: 2024 or 2024/25), over JSON a number, that string, or an object keyed by tax year {\"2023/24\": 52000, \"2024/25\": 60000}. A year it gives no amount for has tax null. Scottish taxpayers give the same figure: CGT uses the UK basic rate band." cgt:"alias=income"`
+	BasicBandExtension   *YearAmounts `json:"basic_band_extension,omitempty" jsonschema_description:"Gross Gift Aid donations plus gross relief-at-source pension contributions (GBP), which extend the basic rate band; same forms as taxable_income; used only with it. Default 0." cgt:"alias=band_extension"`
 	RatesArgs
 }
 
@@ -25,18 +30,20 @@ var ReportCalculate = registry.NewCommand(registry.Meta{
 	Name:        "report.calculate",
 	MCPName:     "calculate_report",
 	Summary:     "Capital gains report: tax years, disposals, matches, pools, holdings",
-	Description: "Calculates UK Capital Gains Tax on a ledger of share and fund transactions. Each disposal is identified with acquisitions by HMRC's rules — same day (TCGA92/S105(1)(b)), the following 30 days (TCGA92/S106A(5)), then the Section 104 pool (TCGA92/S104) — foreign amounts are converted at HMRC's monthly rates (bundled; months published since can be supplied as HMRC's XML files in rates, and take precedence), and the figures are totalled per tax year: SA108 figures, gains, losses, net gain, annual exempt amount, losses used and carried forward, taxable gain, the split of 2024/25 at 30 October 2024, and dividend income. Every disposal carries its match legs with the cost arithmetic and its ledger line. All money is GBP, as strings with two decimals.",
-	Usage:       "cgt report.calculate FILE... [year=2024] [losses_brought_forward=AMOUNT] [--rates FILE|DIR]...",
+	Description: "Calculates UK Capital Gains Tax on a ledger of share and fund transactions. Each disposal is identified with acquisitions by HMRC's rules — same day (TCGA92/S105(1)(b)), the following 30 days (TCGA92/S106A(5)), then the Section 104 pool (TCGA92/S104) — foreign amounts are converted at HMRC's monthly rates (bundled; months published since can be supplied as HMRC's XML files in rates, and take precedence), and the figures are totalled per tax year: SA108 figures, gains, losses, net gain, annual exempt amount, losses used and carried forward, taxable gain, the split of 2024/25 at 30 October 2024, the SA108 boxes in whole pounds, and dividend income. Given taxable_income, each year also gets the tax payable (gains in the unused basic rate band at the lower rate, losses and the annual exempt amount set where they save most, TCGA92/S1F) and 2024/25 its box 51 adjustment. Every disposal carries its match legs with the cost arithmetic and its ledger line. All money is GBP, as strings with two decimals.",
+	Usage:       "cgt report.calculate FILE... [year=2024] [losses_brought_forward=AMOUNT] [taxable_income=AMOUNT|YEAR:AMOUNT,...] [basic_band_extension=AMOUNT|YEAR:AMOUNT,...] [--rates FILE|DIR]...",
 	Examples: []registry.Example{
 		{Description: "Every tax year of the bundled example ledger", Args: []string{"examples/portfolio.cgt"}},
 		{Description: "One tax year, as dense records", Args: []string{"examples/portfolio.cgt", "year=2024", "--output", "compact"}},
+		{Description: "Tax payable for 2024/25, with the box 51 adjustment, for a higher-rate taxpayer", Args: []string{"examples/portfolio.cgt", "year=2024", "taxable_income=60000"}},
+		{Description: "Taxable income per tax year", Args: []string{"examples/portfolio.cgt", "taxable_income=2023:52000,2024:30000"}},
 		{Description: "An inline ledger in US dollars", Args: []string{"cgt_content=2024-04-01 BUY AAPL 100 @ 150.00 USD FEES 5.00 USD\n2024-06-20 SELL AAPL 50 @ 180.00 USD", "year=2024"}},
 	},
 	SideEffects:    registry.LocalFileRead,
 	RateLimitNotes: "None: computed locally from the ledger and HMRC's rates (bundled, or read from the rates files given).",
-	CitationFields: []string{"tax_years[].period", "tax_years[].disposals[].source", "tax_years[].disposals[].matches[].reference", "tax_years[].disposals[].original[].price.rate_period"},
+	CitationFields: []string{"tax_years[].period", "tax_years[].disposals[].source", "tax_years[].disposals[].matches[].reference", "tax_years[].disposals[].original[].price.rate_period", "tax_years[].tax.reference"},
 	Agent: registry.Agent{
-		UseWhen:   []string{"The user asks for their capital gains, the SA108 figures, what tax year a sale falls in, or how much of the annual exempt amount is used."},
+		UseWhen:   []string{"The user asks for their capital gains, the SA108 figures, what tax year a sale falls in, how much of the annual exempt amount is used, or how much CGT they owe (pass taxable_income)."},
 		AvoidWhen: []string{"The question is about one disposal's matching: matching.explain is shorter.", "Only holdings are wanted: holdings.list."},
 		NextSteps: []string{"matching.explain", "holdings.list", "taxyear.info"},
 	},
@@ -51,16 +58,126 @@ func reportCalculate(_ context.Context, deps *registry.Deps, a ReportCalculateAr
 	if err != nil {
 		return nil, nil, err
 	}
-	rep, warnings, err := calculate(deps, a.LedgerArgs, a.RatesArgs, engine.Options{LossesBroughtForward: lbf})
+	inc, err := readIncome(a.TaxableIncome, a.BasicBandExtension)
+	if err != nil {
+		return nil, nil, err
+	}
+	rep, warnings, err := calculate(deps, a.LedgerArgs, a.RatesArgs, engine.Options{LossesBroughtForward: lbf, Income: inc.forYear})
 	if err != nil {
 		return nil, warnings, err
 	}
 	if hasYear {
-		rep.TaxYears = []engine.TaxYear{yearOrEmpty(rep, year)}
+		ty := yearOrEmpty(rep, year)
+		engine.ApplyTax(&ty, inc.forYear(year))
+		rep.TaxYears = []engine.TaxYear{ty}
 		warnings = append(warnings, projectedWarning(year)...)
 	}
+	warnings = append(warnings, inc.warnings(rep)...)
+	warnings = append(warnings, proceedsWarnings(rep)...)
 	rep.WriteSteps() // every rendering, not only JSON, carries the arithmetic
 	return rep, warnings, nil
+}
+
+// income is the taxable_income and basic_band_extension arguments, read.
+type income struct {
+	taxable, extension *resolvedAmounts
+}
+
+func readIncome(taxable, extension *YearAmounts) (income, error) {
+	t, err := taxable.Resolve("taxable_income")
+	if err != nil {
+		return income{}, err
+	}
+	e, err := extension.Resolve("basic_band_extension")
+	if err != nil {
+		return income{}, err
+	}
+	return income{taxable: t, extension: e}, nil
+}
+
+// forYear is the year's income, or nil when taxable_income gives none for it.
+func (in income) forYear(y taxyear.Year) *tax.Income {
+	ti, ok := in.taxable.For(y)
+	if !ok {
+		return nil
+	}
+	ext, _ := in.extension.For(y)
+	return &tax.Income{TaxableIncome: ti, BandExtension: ext}
+}
+
+// warnings says what to pass when the tax could not be worked out, and which years given
+// were not used.
+func (in income) warnings(rep *engine.Report) []string {
+	var out []string
+	if in.taxable == nil {
+		if in.extension != nil {
+			out = append(out, "basic_band_extension is used only with taxable_income, which was not given.")
+		}
+		for _, ty := range rep.TaxYears {
+			if ty.DisposalCount > 0 {
+				out = append(out, "tax is null: pass taxable_income (income after allowances, e.g. taxable_income=52000, or per year taxable_income=2023:52000,2024:60000; over JSON a number or {\"2024/25\": 60000}) and, if any, basic_band_extension (gross Gift Aid and relief-at-source pension contributions) for the tax payable on each year's gains and the 2024/25 SA108 box 51 adjustment.")
+				break
+			}
+		}
+		return out
+	}
+	reported := map[int]bool{}
+	for _, ty := range rep.TaxYears {
+		y := taxyear.For(ty.StartDate)
+		reported[y.Start] = true
+		if ty.Tax == nil {
+			out = append(out, fmt.Sprintf("taxable_income gives no amount for %s, so its tax is null: add %d:AMOUNT.", y.Period(), y.Start))
+		}
+	}
+	for _, r := range []struct {
+		name string
+		a    *resolvedAmounts
+	}{{"taxable_income", in.taxable}, {"basic_band_extension", in.extension}} {
+		if r.a == nil {
+			continue
+		}
+		for _, start := range r.a.ordered {
+			if !reported[start] {
+				out = append(out, fmt.Sprintf("%s names %s, which this report has no figures for; it is not used.", r.name, taxyear.Year{Start: start}.Period()))
+			}
+		}
+	}
+	return out
+}
+
+// proceedsWarnings names each year whose disposal proceeds are over the amount above which
+// the disposals must be reported even without a gain: £50,000 from 2023/24, four times the
+// annual exempt amount before.
+func proceedsWarnings(rep *engine.Report) []string {
+	var out []string
+	for _, ty := range rep.TaxYears {
+		y := taxyear.For(ty.StartDate)
+		limit := y.ReportingThreshold()
+		if ty.Proceeds.Exact().LessThanOrEqual(limit) {
+			continue
+		}
+		rule := "over £50,000"
+		if y.Start < 2023 {
+			rule = "over four times the annual exempt amount (£" + money(limit) + ")"
+		}
+		out = append(out, fmt.Sprintf("%s: disposal proceeds of £%s are %s, so the disposals must be reported on the SA108 capital gains pages even if no tax is due.",
+			y.Period(), money(ty.Proceeds.Exact()), rule))
+	}
+	return out
+}
+
+// money writes an amount with thousands separators and pence: 61,234.50.
+func money(d decimal.Decimal) string {
+	s := d.StringFixed(2)
+	whole, pence, _ := strings.Cut(s, ".")
+	var b strings.Builder
+	for i, c := range whole {
+		if i > 0 && (len(whole)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteRune(c)
+	}
+	return b.String() + "." + pence
 }
 
 func parseLosses(s string) (decimal.Decimal, error) {

@@ -7,6 +7,8 @@ import (
 
 	"github.com/cgt-tools/cgt/cgt/fx"
 	"github.com/cgt-tools/cgt/cgt/model"
+	"github.com/cgt-tools/cgt/cgt/tax"
+	"github.com/cgt-tools/cgt/cgt/taxyear"
 	"github.com/shopspring/decimal"
 )
 
@@ -18,6 +20,9 @@ type Options struct {
 	// LossesBroughtForward is the allowable losses (GBP) carried into the first tax year of
 	// the ledger from earlier years. It must not be negative.
 	LossesBroughtForward decimal.Decimal
+	// Income gives the taxpayer's income for a tax year, for the tax payable on its gains; nil,
+	// or a nil answer, leaves the year's tax null.
+	Income IncomeFunc
 }
 
 // parallelMin is the ledger size below which one goroutine is faster than several.
@@ -135,6 +140,13 @@ func (c *calc) assemble(opts Options) *Report {
 	}
 	disposals := c.route(rep)
 	rep.TaxYears, rep.LossesCarriedForward = taxYears(results, disposals, opts.LossesBroughtForward)
+	for i := range rep.TaxYears {
+		var in *tax.Income
+		if opts.Income != nil {
+			in = opts.Income(taxyear.For(rep.TaxYears[i].StartDate))
+		}
+		ApplyTax(&rep.TaxYears[i], in)
+	}
 	return rep
 }
 

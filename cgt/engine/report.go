@@ -2,6 +2,7 @@ package engine
 
 import (
 	"github.com/cgt-tools/cgt/cgt/model"
+	"github.com/cgt-tools/cgt/cgt/tax"
 )
 
 // Match rule names, as they appear in Match.Rule and Disposal.Rules.
@@ -107,6 +108,7 @@ type TaxYear struct {
 	TaxableGain          model.Money        `json:"taxable_gain" jsonschema_description:"Net gain less losses used less the annual exempt amount, not below zero (GBP)"`
 	RatePeriods          []RatePeriodResult `json:"rate_periods" jsonschema_description:"The year's parts with one set of CGT rates, with the disposals falling in each part" record:"rows=rate_period"`
 	SA108                SA108              `json:"sa108" jsonschema_description:"Figures for the listed shares and securities section of the SA108 capital gains pages"`
+	Tax                  *tax.Payable       `json:"tax" jsonschema:"nullable" jsonschema_description:"Capital Gains Tax payable on the year's gains, when taxable_income was given; null otherwise" record:"rows=tax"`
 	Dividends            Dividends          `json:"dividends" jsonschema_description:"Dividend income received in the year"`
 	Disposals            []Disposal         `json:"disposals" jsonschema_description:"The year's disposals in date order then ticker" record:"rows=disposal"`
 }
@@ -128,11 +130,14 @@ type RatePeriodResult struct {
 
 // SA108 holds the figures the SA108 pages ask for about listed shares and securities.
 type SA108 struct {
-	NumberOfDisposals int         `json:"number_of_disposals" jsonschema_description:"Number of disposals"`
-	DisposalProceeds  model.Money `json:"disposal_proceeds" jsonschema_description:"Disposal proceeds (GBP)"`
-	AllowableCosts    model.Money `json:"allowable_costs" jsonschema_description:"Allowable costs, including the purchase price (GBP)"`
-	GainsBeforeLosses model.Money `json:"gains_before_losses" jsonschema_description:"Gains in the year, before losses (GBP)"`
-	LossesInYear      model.Money `json:"losses_in_year" jsonschema_description:"Losses in the year (GBP)"`
+	NumberOfDisposals int          `json:"number_of_disposals" jsonschema_description:"Number of disposals"`
+	DisposalProceeds  model.Money  `json:"disposal_proceeds" jsonschema_description:"Disposal proceeds (GBP)"`
+	AllowableCosts    model.Money  `json:"allowable_costs" jsonschema_description:"Allowable costs, including the purchase price (GBP)"`
+	GainsBeforeLosses model.Money  `json:"gains_before_losses" jsonschema_description:"Gains in the year, before losses (GBP)"`
+	LossesInYear      model.Money  `json:"losses_in_year" jsonschema_description:"Losses in the year (GBP)"`
+	Adjustment        *model.Money `json:"adjustment" jsonschema:"nullable" jsonschema_description:"2024/25 box 51, adjustment to Capital Gains Tax: the tax at the rates in force on each disposal's date minus the tax the return works out at the rates before 30 October 2024 (GBP); 0.00 in other years; null for 2024/25 when it depends on taxable_income and that was not given"`
+	Boxes             []tax.Box    `json:"boxes" jsonschema_description:"The year's SA108 boxes for listed shares and securities and for losses, with the figures to enter in whole pounds"`
+	BoxesNote         string       `json:"boxes_note" jsonschema_description:"Which form the boxes are from and how the figures are rounded"`
 }
 
 // Dividends is the dividend income of a tax year, in GBP.

@@ -39,7 +39,7 @@ var ratePeriods = []struct {
 	{model.NewDate(2016, time.April, 6), "0.10", "0.20",
 		"Finance Act 2016 s83: 10% and 20% from 6 April 2016 (TCGA 1992 s4, later s1H); " + govUK},
 	{model.NewDate(2024, time.October, 30), "0.18", "0.24",
-		"Finance Act 2025: 18% and 24% for disposals on or after 30 October 2024 (TCGA 1992 s1H); " + govUK},
+		"Finance Act 2025 s7 and Sch 1: 18% and 24% for disposals on or after 30 October 2024 (TCGA 1992 s1H(3)); " + govUK},
 }
 
 // RatePeriods returns the rates in force over the year, one entry per span with the same

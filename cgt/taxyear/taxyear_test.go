@@ -235,3 +235,34 @@ func FuzzParse(f *testing.F) {
 		}
 	})
 }
+
+func TestBasicRateLimit_every_year(t *testing.T) {
+	want := map[int]int64{
+		2008: 34800, 2009: 37400, 2010: 37400, 2011: 35000, 2012: 34370, 2013: 32010, 2014: 31865,
+		2015: 31785, 2016: 32000, 2017: 33500, 2018: 34500, 2019: 37500, 2020: 37500,
+	}
+	for start := First; start <= 2030; start++ {
+		w, ok := want[start]
+		if !ok {
+			w = 37700
+		}
+		y := Year{Start: start}
+		if got := y.BasicRateLimit(); !got.Equal(decimal.NewFromInt(w)) {
+			t.Errorf("%s basic rate limit = %s, want %d", y.Period(), got, w)
+		}
+		if !strings.Contains(y.BasicRateLimitReference(), "Scottish") {
+			t.Errorf("%s reference %q", y.Period(), y.BasicRateLimitReference())
+		}
+	}
+	if !(Year{Start: 2007}).BasicRateLimit().IsZero() {
+		t.Error("2007/08 has a basic rate limit")
+	}
+}
+
+func TestReportingThreshold(t *testing.T) {
+	for start, want := range map[int]int64{2008: 38400, 2019: 48000, 2022: 49200, 2023: 50000, 2024: 50000, 2030: 50000} {
+		if got := (Year{Start: start}).ReportingThreshold(); !got.Equal(decimal.NewFromInt(want)) {
+			t.Errorf("%d threshold = %s, want %d", start, got, want)
+		}
+	}
+}

@@ -57,6 +57,9 @@ var (
 // mapDomainTypes gives the domain's value types the string schemas they marshal to; without it
 // they would reflect as empty objects.
 func mapDomainTypes(t reflect.Type) *jsonschema.Schema {
+	if t.Implements(schemaMapper) {
+		return fromMap(reflect.Zero(t).Interface().(SchemaMapper).SchemaMap())
+	}
 	switch t {
 	case moneyType:
 		return &jsonschema.Schema{Type: "string", Pattern: `^-?[0-9]+\.[0-9]{2}$`,
@@ -68,4 +71,23 @@ func mapDomainTypes(t reflect.Type) *jsonschema.Schema {
 		return &jsonschema.Schema{Type: "string", Format: "date", Description: "date YYYY-MM-DD"}
 	}
 	return nil
+}
+
+// SchemaMapper is a type that states its own schema as a plain JSON Schema object, for the
+// argument types whose JSON form no struct can describe (a number, a string or an object).
+type SchemaMapper interface{ SchemaMap() map[string]any }
+
+var schemaMapper = reflect.TypeFor[SchemaMapper]()
+
+// fromMap turns a plain schema object into the reflector's form.
+func fromMap(m map[string]any) *jsonschema.Schema {
+	b, err := json.Marshal(m)
+	if err != nil {
+		panic("reflectschema: " + err.Error())
+	}
+	var s jsonschema.Schema
+	if err := json.Unmarshal(b, &s); err != nil {
+		panic("reflectschema: " + err.Error())
+	}
+	return &s
 }
