@@ -209,8 +209,7 @@ func yearOrEmpty(rep *engine.Report, y taxyear.Year) engine.TaxYear {
 		Dividends: engine.Dividends{Income: zero, TaxPaid: zero, Accumulations: zero},
 		Disposals: []engine.Disposal{}}
 	for _, p := range y.RatePeriods() {
-		ty.RatePeriods = append(ty.RatePeriods, engine.RatePeriodResult{From: p.From, To: p.To,
-			Basic: model.NewDecimal(p.Basic), Higher: model.NewDecimal(p.Higher), Reference: p.Reference,
+		ty.RatePeriods = append(ty.RatePeriods, engine.RatePeriodResult{RatePart: p.Part(),
 			Proceeds: zero, Gains: zero, Losses: zero, NetGain: zero})
 	}
 	return ty

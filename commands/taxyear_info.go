@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/cgt-tools/cgt/cgt/model"
+	"github.com/cgt-tools/cgt/cgt/taxyear"
 	"github.com/cgt-tools/cgt/registry"
 )
 
@@ -14,27 +15,19 @@ type TaxYearInfoArgs struct {
 
 // TaxYearInfoResult describes a tax year.
 type TaxYearInfoResult struct {
-	_                     struct{}       `record:"kind=tax_year"`
-	Period                string         `json:"period" record:"period" jsonschema_description:"The tax year, YYYY/YY."`
-	StartDate             model.Date     `json:"start_date" jsonschema_description:"First day (6 April)."`
-	EndDate               model.Date     `json:"end_date" jsonschema_description:"Last day (5 April)."`
-	AnnualExemptAmount    model.Money    `json:"annual_exempt_amount" jsonschema_description:"Annual exempt amount for an individual (GBP)."`
-	AnnualExemptReference string         `json:"annual_exempt_reference" jsonschema_description:"Where the annual exempt amount is set."`
-	BasicRateLimit        model.Money    `json:"basic_rate_limit" jsonschema_description:"UK basic rate limit (GBP): gains up to the part of it taxable income leaves unused (plus gross Gift Aid and relief-at-source pension contributions) are charged at the basic rate. CGT uses the UK figure for every taxpayer, Scottish taxpayers included."`
-	BasicRateReference    string         `json:"basic_rate_limit_reference" jsonschema_description:"Where the basic rate limit is set."`
-	ReportingThreshold    model.Money    `json:"reporting_threshold" jsonschema_description:"Disposal proceeds (GBP) above which disposals must be reported on the SA108 pages even without a gain: 50,000 from 2023/24, four times the annual exempt amount before."`
-	RatePeriods           []yearRatePart `json:"rate_periods" record:"rows=rate_period" jsonschema_description:"The parts of the year with one pair of CGT rates on gains from shares; 2024/25 and 2010/11 have two."`
-	RateChangeDates       []model.Date   `json:"rate_change_dates" jsonschema_description:"Days inside the year on which the rates changed."`
-	Projected             bool           `json:"projected" jsonschema_description:"True when the year is after the last one whose figures are legislated; the latest known figures are shown."`
-	Notes                 []string       `json:"notes" jsonschema_description:"Anything to know about the year's figures."`
-}
-
-type yearRatePart struct {
-	From      model.Date    `json:"from" record:"timestamp" jsonschema_description:"First day the rates apply."`
-	To        model.Date    `json:"to" jsonschema_description:"Last day the rates apply."`
-	Basic     model.Decimal `json:"basic_rate" jsonschema_description:"Rate on gains within the basic rate band, as a fraction (0.18 = 18%)."`
-	Higher    model.Decimal `json:"higher_rate" jsonschema_description:"Rate on gains above the basic rate band, as a fraction."`
-	Reference string        `json:"reference" jsonschema_description:"Legislation setting the rates."`
+	_                     struct{}           `record:"kind=tax_year"`
+	Period                string             `json:"period" record:"period" jsonschema_description:"The tax year, YYYY/YY."`
+	StartDate             model.Date         `json:"start_date" jsonschema_description:"First day (6 April)."`
+	EndDate               model.Date         `json:"end_date" jsonschema_description:"Last day (5 April)."`
+	AnnualExemptAmount    model.Money        `json:"annual_exempt_amount" jsonschema_description:"Annual exempt amount for an individual (GBP)."`
+	AnnualExemptReference string             `json:"annual_exempt_reference" jsonschema_description:"Where the annual exempt amount is set."`
+	BasicRateLimit        model.Money        `json:"basic_rate_limit" jsonschema_description:"UK basic rate limit (GBP): gains up to the part of it taxable income leaves unused (plus gross Gift Aid and relief-at-source pension contributions) are charged at the basic rate. CGT uses the UK figure for every taxpayer, Scottish taxpayers included."`
+	BasicRateReference    string             `json:"basic_rate_limit_reference" jsonschema_description:"Where the basic rate limit is set."`
+	ReportingThreshold    model.Money        `json:"reporting_threshold" jsonschema_description:"Disposal proceeds (GBP) above which disposals must be reported on the SA108 pages even without a gain: 50,000 from 2023/24, four times the annual exempt amount before."`
+	RatePeriods           []taxyear.RatePart `json:"rate_periods" record:"rows=rate_period" jsonschema_description:"The parts of the year with one pair of CGT rates on gains from shares; 2024/25 and 2010/11 have two."`
+	RateChangeDates       []model.Date       `json:"rate_change_dates" jsonschema_description:"Days inside the year on which the rates changed."`
+	Projected             bool               `json:"projected" jsonschema_description:"True when the year is after the last one whose figures are legislated; the latest known figures are shown."`
+	Notes                 []string           `json:"notes" jsonschema_description:"Anything to know about the year's figures."`
 }
 
 // TaxYearInfo describes a UK tax year.
@@ -69,7 +62,7 @@ func taxYearInfo(_ context.Context, _ *registry.Deps, a TaxYearInfoArgs) (TaxYea
 		ReportingThreshold: model.NewMoney(y.ReportingThreshold()),
 		RateChangeDates:    []model.Date{}, Projected: y.Projected(), Notes: nonNilStrings(y.Notes())}
 	for i, p := range y.RatePeriods() {
-		r.RatePeriods = append(r.RatePeriods, yearRatePart{From: p.From, To: p.To, Basic: model.NewDecimal(p.Basic), Higher: model.NewDecimal(p.Higher), Reference: p.Reference})
+		r.RatePeriods = append(r.RatePeriods, p.Part())
 		if i > 0 {
 			r.RateChangeDates = append(r.RateChangeDates, p.From)
 		}

@@ -3,6 +3,7 @@ package engine
 import (
 	"github.com/cgt-tools/cgt/cgt/model"
 	"github.com/cgt-tools/cgt/cgt/tax"
+	"github.com/cgt-tools/cgt/cgt/taxyear"
 )
 
 // Match rule names, as they appear in Match.Rule and Disposal.Rules.
@@ -116,16 +117,12 @@ type TaxYear struct {
 // RatePeriodResult is the part of a tax year over which one pair of CGT rates applied, with
 // the disposals made in it (2024/25 has two: before and from 30 October 2024).
 type RatePeriodResult struct {
-	From          model.Date    `json:"from" jsonschema_description:"First day of the part" record:"timestamp"`
-	To            model.Date    `json:"to" jsonschema_description:"Last day of the part"`
-	Basic         model.Decimal `json:"basic_rate" jsonschema_description:"CGT rate on gains within the basic rate band, as a fraction (0.18 = 18%)"`
-	Higher        model.Decimal `json:"higher_rate" jsonschema_description:"CGT rate on gains above the basic rate band, as a fraction"`
-	Reference     string        `json:"reference" jsonschema_description:"Legislation setting the rates"`
-	DisposalCount int           `json:"disposal_count" jsonschema_description:"Number of disposals in the part"`
-	Proceeds      model.Money   `json:"proceeds" jsonschema_description:"Sum of the rounded gross proceeds of the disposals in the part (GBP)"`
-	Gains         model.Money   `json:"gains" jsonschema_description:"Sum of the rounded gains of the part's disposals with a gain (GBP)"`
-	Losses        model.Money   `json:"losses" jsonschema_description:"Sum of the rounded losses of the part's disposals with a loss, positive (GBP)"`
-	NetGain       model.Money   `json:"net_gain" jsonschema_description:"gains minus losses of the part (GBP)"`
+	taxyear.RatePart
+	DisposalCount int         `json:"disposal_count" jsonschema_description:"Number of disposals in the part"`
+	Proceeds      model.Money `json:"proceeds" jsonschema_description:"Sum of the rounded gross proceeds of the disposals in the part (GBP)"`
+	Gains         model.Money `json:"gains" jsonschema_description:"Sum of the rounded gains of the part's disposals with a gain (GBP)"`
+	Losses        model.Money `json:"losses" jsonschema_description:"Sum of the rounded losses of the part's disposals with a loss, positive (GBP)"`
+	NetGain       model.Money `json:"net_gain" jsonschema_description:"gains minus losses of the part (GBP)"`
 }
 
 // SA108 holds the figures the SA108 pages ask for about listed shares and securities.

@@ -169,8 +169,7 @@ func ratePeriods(b *yearBuild) ([]RatePeriodResult, totals) {
 		k = end
 		all = all.plus(t)
 		out = append(out, RatePeriodResult{
-			From: p.From, To: p.To, Basic: model.NewDecimal(p.Basic), Higher: model.NewDecimal(p.Higher),
-			Reference: p.Reference, DisposalCount: t.count, Proceeds: t.proceeds.money(),
+			RatePart: p.Part(), DisposalCount: t.count, Proceeds: t.proceeds.money(),
 			Gains: t.gains.money(), Losses: t.losses.money(),
 			NetGain: t.gains.sub(t.losses).money(),
 		})

@@ -23,6 +23,21 @@ type RatePeriod struct {
 	Reference string // the statute that set the rates, and HMRC's published table
 }
 
+// RatePart is a rate period as results report it (report.calculate's tax years and
+// taxyear.info both): the one published form of "these rates applied from this day to that".
+type RatePart struct {
+	From      model.Date    `json:"from" record:"timestamp" jsonschema_description:"First day the rates apply."`
+	To        model.Date    `json:"to" jsonschema_description:"Last day the rates apply."`
+	Basic     model.Decimal `json:"basic_rate" jsonschema_description:"CGT rate on gains within the basic rate band, as a fraction (0.18 = 18%)."`
+	Higher    model.Decimal `json:"higher_rate" jsonschema_description:"CGT rate on gains above the basic rate band, as a fraction."`
+	Reference string        `json:"reference" jsonschema_description:"Legislation setting the rates."`
+}
+
+// Part is the period in its reported form.
+func (p RatePeriod) Part() RatePart {
+	return RatePart{From: p.From, To: p.To, Basic: model.NewDecimal(p.Basic), Higher: model.NewDecimal(p.Higher), Reference: p.Reference}
+}
+
 // Contains reports whether d falls within the period.
 func (p RatePeriod) Contains(d model.Date) bool { return d >= p.From && d <= p.To }
 
