@@ -23,7 +23,6 @@ race:
 
 gen:
 	$(GO) run ./cmd/cgt-gen
-	UPDATE_GOLDEN=1 $(GO) test ./gen -run TestCommandSnapshots
 
 gen-check:
 	$(GO) run ./cmd/cgt-gen --check
