@@ -185,10 +185,21 @@ func ratesCommand(ctx map[string]any) string {
 // ledger-reading command that converts currencies shares. Warnings gathered before a failure
 // are kept.
 func calculate(deps *registry.Deps, ledger LedgerArgs, rates RatesArgs, opts engine.Options) (*engine.Report, []string, error) {
+	rep, _, warnings, err := calculateLedger(deps, ledger, rates, opts)
+	return rep, warnings, err
+}
+
+// calculateLedger is calculate that also returns the transactions read.
+func calculateLedger(deps *registry.Deps, ledger LedgerArgs, rates RatesArgs, opts engine.Options) (*engine.Report, []model.Transaction, []string, error) {
 	txns, warnings, err := readLedger(deps, ledger.ledger())
 	if err != nil {
-		return nil, warnings, err
+		return nil, nil, warnings, err
 	}
+	rep, warnings, err := calculateTxns(deps, txns, warnings, rates, opts)
+	return rep, txns, warnings, err
+}
+
+func calculateTxns(deps *registry.Deps, txns []model.Transaction, warnings []string, rates RatesArgs, opts engine.Options) (*engine.Report, []string, error) {
 	src, more, err := rates.source(deps)
 	warnings = append(warnings, more...)
 	if err != nil {

@@ -17,8 +17,27 @@ type ReportCalculateArgs struct {
 	LedgerArgs
 	Year                 any    `json:"year,omitempty" jsonschema:"oneof_type=integer;string" jsonschema_description:"Only this tax year: its start year (2024 means 2024/25) or \"2024/25\". A year without disposals gives zero totals. Omit for every year." cgt:"alias=tax_year"`
 	LossesBroughtForward string `json:"losses_brought_forward,omitempty" jsonschema:"pattern=^[0-9]+(\\.[0-9]+)?$" jsonschema_description:"Allowable losses (GBP) brought forward from before the ledger's first tax year, e.g. 1250.00." cgt:"alias=losses"`
+	Detail               string `json:"detail,omitempty" jsonschema:"enum=summary,enum=disposals,enum=full,default=full" jsonschema_description:"How much to report: summary (tax-year totals, SA108, tax), disposals (and one row per disposal) or full (and matches, pools, holdings)."`
+	FilterArgs
 	RatesArgs
 }
+
+// The values of report.calculate's detail argument.
+const (
+	DetailSummary   = "summary"
+	DetailDisposals = "disposals"
+	DetailFull      = "full"
+)
+
+// ReportResult is the report with the name of the ledger it was calculated from, which
+// names the records that belong to no ticker (a tax year's).
+type ReportResult struct {
+	*engine.Report
+	ledger string
+}
+
+// RecordEntity names the report's own records: the ledger.
+func (r ReportResult) RecordEntity() string { return r.ledger }
 
 // ReportCalculate is the full capital gains report.
 var ReportCalculate = registry.NewCommand(registry.Meta{
@@ -42,25 +61,69 @@ var ReportCalculate = registry.NewCommand(registry.Meta{
 	},
 }, reportCalculate)
 
-func reportCalculate(_ context.Context, deps *registry.Deps, a ReportCalculateArgs) (*engine.Report, []string, error) {
+func reportCalculate(_ context.Context, deps *registry.Deps, a ReportCalculateArgs) (ReportResult, []string, error) {
 	year, hasYear, err := parseYear(a.Year)
 	if err != nil {
-		return nil, nil, err
+		return ReportResult{}, nil, err
 	}
 	lbf, err := parseLosses(a.LossesBroughtForward)
 	if err != nil {
-		return nil, nil, err
+		return ReportResult{}, nil, err
+	}
+	f, err := a.FilterArgs.filter()
+	if err != nil {
+		return ReportResult{}, nil, err
 	}
 	rep, warnings, err := calculate(deps, a.LedgerArgs, a.RatesArgs, engine.Options{LossesBroughtForward: lbf})
 	if err != nil {
-		return nil, warnings, err
+		return ReportResult{}, warnings, err
 	}
 	if hasYear {
-		rep.TaxYears = []engine.TaxYear{yearOrEmpty(rep, year)}
+		ty := yearOrEmpty(rep, year)
+		rep.TaxYears = []engine.TaxYear{ty}
+		if ty.DisposalCount == 0 {
+			warnings = append(warnings, "tax year "+ty.Period+" has no disposals in the ledger: its totals are zero")
+		}
 		warnings = append(warnings, projectedWarning(year)...)
 	}
-	rep.WriteSteps() // every rendering, not only JSON, carries the arithmetic
-	return rep, warnings, nil
+	warnings = append(warnings, f.applyToReport(rep)...)
+	if len(rep.TaxYears) == 0 && f.active() {
+		warnings = append(warnings, "no tax year falls within from/to")
+	}
+	switch a.Detail {
+	case DetailSummary:
+		summarize(rep, false)
+	case DetailDisposals:
+		summarize(rep, true)
+	default:
+		rep.WriteSteps() // every rendering, not only JSON, carries the arithmetic
+	}
+	return ReportResult{Report: rep, ledger: a.ledgerName()}, warnings, nil
+}
+
+// summarize leaves out what a summary does not show: the disposals (unless kept), every
+// disposal's matches, the pools, holdings and excluded transactions. The lists stay present
+// and empty, so the result keeps its shape.
+func summarize(rep *engine.Report, keepDisposals bool) {
+	for i := range rep.TaxYears {
+		ty := &rep.TaxYears[i]
+		if !keepDisposals {
+			ty.Disposals = []engine.Disposal{}
+			continue
+		}
+		for j := range ty.Disposals {
+			ty.Disposals[j].Matches = []engine.Match{}
+		}
+	}
+	if !keepDisposals {
+		rep.ExemptDisposals, rep.OffshoreIncomeGains, rep.NoGainNoLoss = nil, nil, nil
+	}
+	for _, ds := range [][]engine.Disposal{rep.ExemptDisposals, rep.OffshoreIncomeGains, rep.NoGainNoLoss} {
+		for j := range ds {
+			ds[j].Matches = []engine.Match{}
+		}
+	}
+	rep.Holdings, rep.Pools, rep.Excluded = []engine.Holding{}, []engine.PoolHistory{}, nil
 }
 
 func parseLosses(s string) (decimal.Decimal, error) {

@@ -69,6 +69,7 @@ type command[A, R any] struct {
 
 	once   sync.Once
 	args   []ArgSpec
+	own    map[string]bool // the arguments the struct declares, by name
 	input  map[string]any
 	valid  *validator
 	errSch error
@@ -91,6 +92,13 @@ func (c *command[A, R]) init() {
 			c.input = map[string]any{"type": "object"}
 		}
 		c.args = argSpecs(at, c.input)
+		c.own = make(map[string]bool, len(c.args))
+		for _, a := range c.args {
+			c.own[a.Name] = true
+		}
+		if c.errSch == nil {
+			c.input, c.args = withShaping(c.input, c.args)
+		}
 		if c.errSch == nil {
 			c.valid, c.errSch = compileValidator(c.meta.Name, c.input)
 		}
@@ -103,6 +111,8 @@ func (c *command[A, R]) schema(role string, t reflect.Type) (map[string]any, err
 	}
 	return c.schemas.Schema(c.meta.Name, role, t)
 }
+
+func (c *command[A, R]) ownArg(name string) bool { c.init(); return c.own[name] }
 
 func (c *command[A, R]) Args() []ArgSpec             { c.init(); return c.args }
 func (c *command[A, R]) InputSchema() map[string]any { c.init(); return c.input }
