@@ -97,4 +97,3 @@ func lastDate(txns []model.Transaction) string {
 	}
 	return last.String()
 }
-

@@ -38,6 +38,9 @@ type Shape struct {
 	MaxChars   int      // 0: no limit
 	// Given names the shaping arguments the caller set (not filled from defaults).
 	Given map[string]bool
+	// Args are the command's other arguments as the handler received them (canonical names,
+	// defaults filled), for a front end that says how to ask for more.
+	Args map[string]any
 }
 
 // shapingSpecs are the shaping arguments as every command publishes them.
@@ -118,7 +121,7 @@ func isShaping(c Command, name string) bool {
 // takeShape removes the shaping arguments from a normalized arguments object and returns
 // them as a Shape.
 func takeShape(c Command, args map[string]any, given map[string]bool) Shape {
-	sh := Shape{Given: map[string]bool{}}
+	sh := Shape{Given: map[string]bool{}, Args: args}
 	for _, name := range []string{ArgOutput, ArgFields, ArgMaxRecords, ArgMaxChars} {
 		v, ok := args[name]
 		if !ok || !isShaping(c, name) {
