@@ -50,10 +50,10 @@ func shapingSpecs() []ArgSpec {
 		formats[i] = f
 	}
 	return []ArgSpec{
-		{Name: ArgOutput, Type: "string", Enum: formats, Description: "Result format: json (the envelope), compact (one line per record), schema (header line, then rows) or records (JSON Lines)."},
-		{Name: ArgFields, Type: "array", Description: `Only these record fields, in this order, e.g. ["gains","losses"] (dense formats).`},
-		{Name: ArgMaxRecords, Type: "integer", Description: "At most this many records (dense formats)."},
-		{Name: ArgMaxChars, Type: "integer", Description: "At most this many characters: dense output stops at a record boundary; JSON over it is answered with a note."},
+		{Name: ArgOutput, Type: "string", Enum: formats, Description: "compact: a line per record; schema: header, rows; records: JSON Lines; json: the envelope."},
+		{Name: ArgFields, Type: "array", Description: `Only these fields, e.g. ["gains"].`},
+		{Name: ArgMaxRecords, Type: "integer", Description: "At most this many records."},
+		{Name: ArgMaxChars, Type: "integer", Description: "Size limit in characters."},
 	}
 }
 
