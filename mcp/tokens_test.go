@@ -1,7 +1,7 @@
 package mcp_test
 
 import (
-	"fmt"
+	"strings"
 	"testing"
 )
 
@@ -87,22 +87,9 @@ func TestTokenBudgets(t *testing.T) {
 
 func containsAll(s string, parts ...string) bool {
 	for _, p := range parts {
-		if !contains(s, p) {
+		if !strings.Contains(s, p) {
 			return false
 		}
 	}
 	return true
 }
-
-func contains(s, sub string) bool { return len(sub) == 0 || indexOf(s, sub) >= 0 }
-
-func indexOf(s, sub string) int {
-	for i := 0; i+len(sub) <= len(s); i++ {
-		if s[i:i+len(sub)] == sub {
-			return i
-		}
-	}
-	return -1
-}
-
-var _ = fmt.Sprintf
