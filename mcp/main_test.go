@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/mark3labs/mcp-go/client"
@@ -154,9 +155,21 @@ func call(t testing.TB, c *client.Client, tool string, args any) envelope {
 // isCGTTool reports whether a tool is one of cgt's own (which take the shaping arguments),
 // rather than a catalog program's.
 func isCGTTool(t testing.TB, tool string) bool {
-	_, ok := testRegistry(t).Lookup(tool)
-	return ok
+	cgtToolsOnce.Do(func() {
+		cgtTools = map[string]bool{}
+		for _, c := range testRegistry(t).Commands() {
+			cgtTools[c.Meta().MCPName] = true
+		}
+	})
+	return cgtTools[tool]
 }
+
+// cgtTools are the MCP names of cgt's commands, read once: building a registry is not safe
+// to do from concurrent calls.
+var (
+	cgtToolsOnce sync.Once
+	cgtTools     map[string]bool
+)
 
 func checkResult(t testing.TB, tool string, res *mcpgo.CallToolResult) envelope {
 	t.Helper()
