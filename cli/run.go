@@ -67,8 +67,26 @@ func Run(f *Factory, argv []string) int {
 	if berr != nil {
 		return emit(f, opts, cmd, envelope.Failure(registry.WithExample(berr, cmd), nil))
 	}
-	res := reg.ExecuteArgs(context.Background(), cmd, args)
-	return emit(f, opts, cmd, res)
+	res, sh := reg.Run(context.Background(), cmd, args, nil)
+	return emit(f, opts.merge(sh), cmd, res)
+}
+
+// merge takes the shaping arguments given as ordinary arguments (output=compact,
+// max_chars=2000) over the flags.
+func (o Options) merge(sh registry.Shape) Options {
+	if sh.Given[registry.ArgOutput] {
+		o.Output = sh.Output
+	}
+	if sh.Given[registry.ArgFields] {
+		o.Fields = sh.Fields
+	}
+	if sh.Given[registry.ArgMaxRecords] {
+		o.MaxRecords = sh.MaxRecords
+	}
+	if sh.Given[registry.ArgMaxChars] {
+		o.MaxChars = sh.MaxChars
+	}
+	return o
 }
 
 func (f *Factory) builtin(name string) (Builtin, bool) {
@@ -154,7 +172,7 @@ func emit(f *Factory, opts Options, cmd registry.Command, res envelope.Result) i
 			return stream(f, opts, res, writer(opts, res))
 		}
 		res = envelope.Failure(bad, res.Warnings)
-		fmt.Fprint(f.Stdout, records.RenderError(string(bad.Code), bad.Message+" ("+bad.Hint+")", res.Warnings))
+		fmt.Fprint(f.Stdout, records.RenderErrorAs(opts.Output, "", string(bad.Code), bad.Message+" ("+bad.Hint+")", nil, res.Warnings))
 		return exitCode(res)
 	}
 	fmt.Fprint(f.Stdout, renderFailure(opts, res))
@@ -231,7 +249,7 @@ func renderFailure(opts Options, res envelope.Result) string {
 	case "text":
 		return textError(res)
 	}
-	return records.RenderError(string(res.Error.Code), res.Error.Message, res.Warnings)
+	return records.RenderErrorAs(opts.Output, "", string(res.Error.Code), res.Error.Message, nil, res.Warnings)
 }
 
 func textError(res envelope.Result) string {

@@ -13,14 +13,21 @@ import (
 type HoldingsListArgs struct {
 	LedgerArgs
 	Date string `json:"date,omitempty" jsonschema:"format=date" jsonschema_description:"Show the pools at the end of this day, YYYY-MM-DD. Omit for after the last transaction." cgt:"alias=as_of"`
+	TickerArg
 	RatesArgs
 }
 
 // HoldingsListResult is the Section 104 pools at a date.
 type HoldingsListResult struct {
-	AsOf     string           `json:"as_of" jsonschema_description:"The day the holdings are at the end of (YYYY-MM-DD), or \"end of ledger\"."`
+	_        struct{}         `record:"kind=holdings"`
+	AsOf     string           `json:"as_of" record:"timestamp" jsonschema_description:"The day the holdings are at the end of (YYYY-MM-DD): the date asked for, or else the ledger's last transaction date."`
 	Holdings []engine.Holding `json:"holdings" record:"rows=holding" jsonschema_description:"Section 104 pools with shares, by ticker: quantity, cost and average cost per share."`
+
+	ledger string
 }
+
+// RecordEntity names the result's own record, which carries the as-of date: the ledger.
+func (r HoldingsListResult) RecordEntity() string { return r.ledger }
 
 // HoldingsList lists the Section 104 pools.
 var HoldingsList = registry.NewCommand(registry.Meta{
@@ -44,23 +51,49 @@ var HoldingsList = registry.NewCommand(registry.Meta{
 }, holdingsList)
 
 func holdingsList(_ context.Context, deps *registry.Deps, a HoldingsListArgs) (HoldingsListResult, []string, error) {
-	rep, warnings, err := calculate(deps, a.LedgerArgs, a.RatesArgs, engine.Options{})
+	f, err := a.TickerArg.filter()
+	if err != nil {
+		return HoldingsListResult{}, nil, err
+	}
+	rep, txns, warnings, err := calculateLedger(deps, a.LedgerArgs, a.RatesArgs, engine.Options{})
 	if err != nil {
 		return HoldingsListResult{}, warnings, err
 	}
+	var res HoldingsListResult
 	if a.Date == "" {
-		return HoldingsListResult{AsOf: "end of ledger", Holdings: nonNilHoldings(rep.Holdings)}, warnings, nil
+		res = HoldingsListResult{AsOf: lastDate(txns), Holdings: rep.Holdings}
+	} else {
+		d, err := model.ParseDate(a.Date)
+		if err != nil {
+			return HoldingsListResult{}, warnings, envelope.New(envelope.InvalidArgument, "date: "+err.Error(), "Give the date as YYYY-MM-DD.", `{"date":"2024-04-05"}`).With("value", a.Date)
+		}
+		res = HoldingsListResult{AsOf: d.String(), Holdings: rep.HoldingsAt(d)}
 	}
-	d, err := model.ParseDate(a.Date)
-	if err != nil {
-		return HoldingsListResult{}, warnings, envelope.New(envelope.InvalidArgument, "date: "+err.Error(), "Give the date as YYYY-MM-DD.", "date=2024-04-05").With("value", a.Date)
+	kept := []engine.Holding{}
+	for _, h := range res.Holdings {
+		if f.ticker(h.Ticker) {
+			kept = append(kept, h)
+		}
 	}
-	return HoldingsListResult{AsOf: d.String(), Holdings: nonNilHoldings(rep.HoldingsAt(d))}, warnings, nil
+	res.Holdings, res.ledger = kept, a.ledgerName()
+	if len(kept) == 0 && f.active() {
+		warnings = append(warnings, "none of the tickers asked for is held at "+res.AsOf)
+	} else if len(kept) == 0 {
+		warnings = append(warnings, "nothing is held at "+res.AsOf)
+	}
+	return res, warnings, nil
 }
 
-func nonNilHoldings(h []engine.Holding) []engine.Holding {
-	if h == nil {
-		return []engine.Holding{}
+// lastDate is the date of the ledger's last transaction, or "" for an empty ledger.
+func lastDate(txns []model.Transaction) string {
+	var last model.Date
+	for _, t := range txns {
+		if t.Date > last {
+			last = t.Date
+		}
 	}
-	return h
+	if last == 0 {
+		return ""
+	}
+	return last.String()
 }

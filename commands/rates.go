@@ -22,7 +22,7 @@ const ratesDownload = "HMRC's monthly rate files (\"exchange rates for customs a
 // RatesArgs is the argument of every command that converts currencies: HMRC's monthly
 // exchange-rate files, for months the bundled table lacks or that the user wants replaced.
 type RatesArgs struct {
-	Rates []string `json:"rates,omitempty" jsonschema_description:"HMRC monthly exchange-rate XML files, or directories whose .xml files are read, for months the bundled rates do not have yet. A month given here takes precedence over the bundled one; warnings name the months and files used. Repeat in the CLI: --rates FILE|DIR." cgt:"alias=rate_file,alias=rate_files"`
+	Rates []string `json:"rates,omitempty" jsonschema_description:"HMRC monthly exchange-rate XML files, or directories of them, for months the bundled rates lack; they take precedence." cgt:"alias=rate_file,alias=rate_files"`
 }
 
 // source returns the rates to convert with: the front end's (the bundled table), or the
@@ -185,10 +185,21 @@ func ratesCommand(ctx map[string]any) string {
 // ledger-reading command that converts currencies shares. Warnings gathered before a failure
 // are kept.
 func calculate(deps *registry.Deps, ledger LedgerArgs, rates RatesArgs, opts engine.Options) (*engine.Report, []string, error) {
+	rep, _, warnings, err := calculateLedger(deps, ledger, rates, opts)
+	return rep, warnings, err
+}
+
+// calculateLedger is calculate that also returns the transactions read.
+func calculateLedger(deps *registry.Deps, ledger LedgerArgs, rates RatesArgs, opts engine.Options) (*engine.Report, []model.Transaction, []string, error) {
 	txns, warnings, err := readLedger(deps, ledger.ledger())
 	if err != nil {
-		return nil, warnings, err
+		return nil, nil, warnings, err
 	}
+	rep, warnings, err := calculateTxns(deps, txns, warnings, rates, opts)
+	return rep, txns, warnings, err
+}
+
+func calculateTxns(deps *registry.Deps, txns []model.Transaction, warnings []string, rates RatesArgs, opts engine.Options) (*engine.Report, []string, error) {
 	src, more, err := rates.source(deps)
 	warnings = append(warnings, more...)
 	if err != nil {

@@ -22,8 +22,27 @@ type ReportCalculateArgs struct {
 	LossesBroughtForward string       `json:"losses_brought_forward,omitempty" jsonschema:"pattern=^[0-9]+(\\.[0-9]+)?$" jsonschema_description:"Allowable losses (GBP) brought forward from before the ledger's first tax year, e.g. 1250.00." cgt:"alias=losses"`
 	TaxableIncome        *YearAmounts `json:"taxable_income,omitempty" jsonschema_description:"Income chargeable to income tax after allowances (GBP: salary, pensions, savings and dividends less the personal allowance), to work out the tax payable on each year's gains and the 2024/25 box 51 adjustment. One amount for every year (52000), or per tax year: in the CLI taxable_income=2023:52000,2024:60000 (years as year= takes them: 2024 or 2024/25), over JSON a number, that string, or an object keyed by tax year {\"2023/24\": 52000, \"2024/25\": 60000}. A year it gives no amount for has tax null. Scottish taxpayers give the same figure: CGT uses the UK basic rate band." cgt:"alias=income"`
 	BasicBandExtension   *YearAmounts `json:"basic_band_extension,omitempty" jsonschema_description:"Gross Gift Aid donations plus gross relief-at-source pension contributions (GBP), which extend the basic rate band; same forms as taxable_income; used only with it. Default 0." cgt:"alias=band_extension"`
+	Detail               string       `json:"detail,omitempty" jsonschema:"enum=summary,enum=disposals,enum=full,default=full" jsonschema_description:"How much to report: summary (tax-year totals, SA108, tax), disposals (and one row per disposal) or full (and matches, pools, holdings)."`
+	FilterArgs
 	RatesArgs
 }
+
+// The values of report.calculate's detail argument.
+const (
+	DetailSummary   = "summary"
+	DetailDisposals = "disposals"
+	DetailFull      = "full"
+)
+
+// ReportResult is the report with the name of the ledger it was calculated from, which
+// names the records that belong to no ticker (a tax year's).
+type ReportResult struct {
+	*engine.Report
+	ledger string
+}
+
+// RecordEntity names the report's own records: the ledger.
+func (r ReportResult) RecordEntity() string { return r.ledger }
 
 // ReportCalculate is the full capital gains report.
 var ReportCalculate = registry.NewCommand(registry.Meta{
@@ -49,33 +68,76 @@ var ReportCalculate = registry.NewCommand(registry.Meta{
 	},
 }, reportCalculate)
 
-func reportCalculate(_ context.Context, deps *registry.Deps, a ReportCalculateArgs) (*engine.Report, []string, error) {
+func reportCalculate(_ context.Context, deps *registry.Deps, a ReportCalculateArgs) (ReportResult, []string, error) {
 	year, hasYear, err := parseYear(a.Year)
 	if err != nil {
-		return nil, nil, err
+		return ReportResult{}, nil, err
 	}
 	lbf, err := parseLosses(a.LossesBroughtForward)
 	if err != nil {
-		return nil, nil, err
+		return ReportResult{}, nil, err
+	}
+	f, err := a.FilterArgs.filter()
+	if err != nil {
+		return ReportResult{}, nil, err
 	}
 	inc, err := readIncome(a.TaxableIncome, a.BasicBandExtension)
 	if err != nil {
-		return nil, nil, err
+		return ReportResult{}, nil, err
 	}
 	rep, warnings, err := calculate(deps, a.LedgerArgs, a.RatesArgs, engine.Options{LossesBroughtForward: lbf, Income: inc.forYear})
 	if err != nil {
-		return nil, warnings, err
+		return ReportResult{}, warnings, err
 	}
 	if hasYear {
 		ty := yearOrEmpty(rep, year)
 		engine.ApplyTax(&ty, inc.forYear(year))
 		rep.TaxYears = []engine.TaxYear{ty}
+		if ty.DisposalCount == 0 {
+			warnings = append(warnings, "tax year "+ty.Period+" has no disposals in the ledger: its totals are zero")
+		}
 		warnings = append(warnings, projectedWarning(year)...)
 	}
 	warnings = append(warnings, inc.warnings(rep)...)
 	warnings = append(warnings, proceedsWarnings(rep)...)
-	rep.WriteSteps() // every rendering, not only JSON, carries the arithmetic
-	return rep, warnings, nil
+	warnings = append(warnings, f.applyToReport(rep)...)
+	if len(rep.TaxYears) == 0 && f.active() {
+		warnings = append(warnings, "no tax year falls within from/to")
+	}
+	switch a.Detail {
+	case DetailSummary:
+		summarize(rep, false)
+	case DetailDisposals:
+		summarize(rep, true)
+	default:
+		rep.WriteSteps() // every rendering, not only JSON, carries the arithmetic
+	}
+	return ReportResult{Report: rep, ledger: a.ledgerName()}, warnings, nil
+}
+
+// summarize leaves out what a summary does not show: the disposals (unless kept), every
+// disposal's matches, the pools, holdings and excluded transactions. The lists stay present
+// and empty, so the result keeps its shape.
+func summarize(rep *engine.Report, keepDisposals bool) {
+	for i := range rep.TaxYears {
+		ty := &rep.TaxYears[i]
+		if !keepDisposals {
+			ty.Disposals = []engine.Disposal{}
+			continue
+		}
+		for j := range ty.Disposals {
+			ty.Disposals[j].Matches = []engine.Match{}
+		}
+	}
+	if !keepDisposals {
+		rep.ExemptDisposals, rep.OffshoreIncomeGains, rep.NoGainNoLoss = nil, nil, nil
+	}
+	for _, ds := range [][]engine.Disposal{rep.ExemptDisposals, rep.OffshoreIncomeGains, rep.NoGainNoLoss} {
+		for j := range ds {
+			ds[j].Matches = []engine.Match{}
+		}
+	}
+	rep.Holdings, rep.Pools, rep.Excluded = []engine.Holding{}, []engine.PoolHistory{}, nil
 }
 
 // income is the taxable_income and basic_band_extension arguments, read.

@@ -7,7 +7,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/cgt-tools/cgt/cgt/engine"
 	"github.com/cgt-tools/cgt/envelope"
 	"github.com/cgt-tools/cgt/registry"
 )
@@ -49,7 +48,7 @@ func totals(t *testing.T, extra string) (string, []string) {
 	if !res.OK {
 		t.Fatalf("%s: %s", args, envelope.MarshalCompact(res))
 	}
-	rep := res.Data.(*engine.Report)
+	rep := res.Data.(ReportResult).Report
 	var out []string
 	for _, y := range rep.TaxYears {
 		v := "-"

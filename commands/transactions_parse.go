@@ -2,6 +2,7 @@ package commands
 
 import (
 	"context"
+	"fmt"
 
 	"github.com/cgt-tools/cgt/cgt/dsl"
 	"github.com/cgt-tools/cgt/registry"
@@ -10,11 +11,12 @@ import (
 // TransactionsParseArgs are the arguments of transactions.parse.
 type TransactionsParseArgs struct {
 	LedgerArgs
+	FilterArgs
 }
 
 // TransactionsParseResult is the normalized ledger.
 type TransactionsParseResult struct {
-	Count        int                   `json:"count" jsonschema_description:"Number of transactions read."`
+	Count        int                   `json:"count" jsonschema_description:"Number of transactions read (that match the filters, when given)."`
 	Transactions []dsl.JSONTransaction `json:"transactions" record:"rows=transaction" jsonschema_description:"The transactions in input order, in the JSON transaction form."`
 }
 
@@ -40,9 +42,24 @@ var TransactionsParse = registry.NewCommand(registry.Meta{
 }, transactionsParse)
 
 func transactionsParse(_ context.Context, deps *registry.Deps, a TransactionsParseArgs) (TransactionsParseResult, []string, error) {
+	f, err := a.FilterArgs.filter()
+	if err != nil {
+		return TransactionsParseResult{}, nil, err
+	}
 	txns, warnings, err := readLedger(deps, a.ledger())
 	if err != nil {
 		return TransactionsParseResult{}, warnings, err
+	}
+	if f.active() {
+		all := len(txns)
+		kept := txns[:0:0]
+		for _, t := range txns {
+			if f.ticker(t.Ticker) && f.date(t.Date) {
+				kept = append(kept, t)
+			}
+		}
+		txns = kept
+		warnings = append(warnings, fmt.Sprintf("%d of the ledger's %d transactions match the filters", len(txns), all))
 	}
 	return TransactionsParseResult{Count: len(txns), Transactions: dsl.ToJSONAll(txns)}, warnings, nil
 }

@@ -96,7 +96,7 @@ func addCommandPages(reg *registry.Registry, files map[string][]byte) {
 func addSchemaFiles(reg *registry.Registry, files map[string][]byte) error {
 	for _, cmd := range reg.Commands() {
 		name := cmd.Meta().Name
-		for role, schema := range map[string]map[string]any{"input": cmd.InputSchema(), "data": cmd.DataSchema()} {
+		for role, schema := range map[string]map[string]any{"input": cmd.ArgsSchema(), "data": cmd.DataSchema()} {
 			b, err := CanonicalJSON(withGeneratedBy(schema))
 			if err != nil {
 				return fmt.Errorf("%s schema of %s: %w", role, name, err)

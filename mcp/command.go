@@ -28,8 +28,8 @@ const (
 )
 
 const usageText = `Usage:
-  cgt mcp [--root DIR]...
-  cgt mcp --catalog FILE --exec PROGRAM [--allow LABEL]...
+  cgt mcp [--root DIR]... [--structured]
+  cgt mcp --catalog FILE --exec PROGRAM [--allow LABEL]... [--structured]
 
 Serves cgt's commands as MCP tools over stdio (newline-delimited JSON-RPC on stdin and
 stdout; logs on stderr), with the documentation as resources. Exits when stdin closes, on
@@ -37,6 +37,9 @@ SIGTERM, SIGINT or SIGHUP, and when the process that started it exits.
 
   --root DIR        let path arguments name ledger files inside DIR (repeatable); without
                     it the server reads no files and ledgers are passed inline (cgt_content)
+  --structured      publish output schemas and answer with the envelope as structuredContent
+                    (JSON output by default, and a one-line text); without it tools/list
+                    carries input schemas only and results are text, compact by default
   --catalog FILE    serve another program's Finance-CLI-style tools.json instead of cgt
   --exec PROGRAM    with --catalog: run PROGRAM COMMAND key=value... --output json per call
   --allow LABEL     with --catalog: also run commands with this side-effect label
@@ -48,6 +51,7 @@ Example client configuration: claude mcp add cgt -- cgt mcp --root ~/tax
 type flags struct {
 	roots, allow     []string
 	catalog, program string
+	structured       bool
 }
 
 // Main runs `cgt mcp ARGS` and returns the exit status: 0 after a clean end (stdin closed,
@@ -82,6 +86,7 @@ func parseFlags(args []string, stderr io.Writer) (flags, error) {
 	fs.Func("allow", "", func(v string) error { fl.allow = append(fl.allow, v); return nil })
 	fs.StringVar(&fl.catalog, "catalog", "", "")
 	fs.StringVar(&fl.program, "exec", "", "")
+	fs.BoolVar(&fl.structured, "structured", false, "")
 	if err := fs.Parse(args); err != nil {
 		return fl, err
 	}
@@ -110,11 +115,15 @@ func checkModes(fl flags) error {
 
 func build(p Program, fl flags) (*server.MCPServer, error) {
 	if fl.catalog == "" {
-		return New(p.NewRegistry, Options{Version: p.Version, Roots: fl.roots})
+		opts := Options{Version: p.Version, Roots: fl.roots, Structured: fl.structured}
+		if fl.structured {
+			opts.DefaultOutput = "json"
+		}
+		return New(p.NewRegistry, opts)
 	}
 	data, err := os.ReadFile(fl.catalog)
 	if err != nil {
 		return nil, fmt.Errorf("--catalog: %w", err)
 	}
-	return NewExternal(ExternalOptions{Catalog: data, Program: fl.program, Allow: fl.allow, Version: p.Version})
+	return NewExternal(ExternalOptions{Catalog: data, Program: fl.program, Allow: fl.allow, Version: p.Version, Structured: fl.structured})
 }

@@ -17,7 +17,7 @@ func TestConcurrentCallsGetTheirOwnAnswers(t *testing.T) {
 	const n = 16
 	alone := make([][]byte, n)
 	for i := range n {
-		alone[i] = call(t, c, "calculate_report", map[string]any{"cgt_content": ledger(i)}).Data
+		alone[i] = call(t, c, "calculate_report", map[string]any{"cgt_content": ledger(i), "detail": "full"}).Data
 	}
 	together := make([][]byte, n)
 	var wg sync.WaitGroup
@@ -25,7 +25,7 @@ func TestConcurrentCallsGetTheirOwnAnswers(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			together[i] = call(t, c, "calculate_report", map[string]any{"cgt_content": ledger(i)}).Data
+			together[i] = call(t, c, "calculate_report", map[string]any{"cgt_content": ledger(i), "detail": "full"}).Data
 		}()
 	}
 	wg.Wait()

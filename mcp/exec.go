@@ -23,6 +23,7 @@ const MaxOutputSize = 64 << 20
 // execRunner runs a catalog program once per call. It holds no mutable state after
 // construction, so calls run concurrently.
 type execRunner struct {
+	structured  bool // the catalog's output schemas are published: results carry structuredContent
 	program     string
 	allow       map[string]bool
 	validators  map[string]*argcheck.Schema // by tool name; absent when a schema does not compile
@@ -82,7 +83,17 @@ func errorIsString(outputSchema json.RawMessage) bool {
 }
 
 // Run checks the side-effect label and the arguments, runs the program and returns its envelope.
-func (r *execRunner) Run(ctx context.Context, t Tool, args json.RawMessage) ([]byte, bool) {
+func (r *execRunner) Run(ctx context.Context, t Tool, args json.RawMessage) Reply {
+	env, ok := r.run(ctx, t, args)
+	env = bytes.TrimSpace(env)
+	if r.structured && len(t.OutputSchema) > 0 {
+		return Reply{Text: string(env), Structured: env, OK: ok}
+	}
+	return Reply{Text: string(env), OK: ok}
+}
+
+// run returns the program's envelope, passed through unchanged, or one of the server's own.
+func (r *execRunner) run(ctx context.Context, t Tool, args json.RawMessage) ([]byte, bool) {
 	if !r.allow[t.SideEffects] {
 		return r.failure(t, r.refusal(t))
 	}

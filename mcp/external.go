@@ -20,6 +20,9 @@ type ExternalOptions struct {
 	Allow []string
 	// Version is reported in the initialize result when the catalog has none.
 	Version string
+	// Structured publishes the catalog's output schemas and carries each envelope as
+	// structuredContent too; without it results are the envelope as JSON text only.
+	Structured bool
 }
 
 // PureCalculation is the one side-effect label a catalog server runs without --allow.
@@ -43,7 +46,14 @@ func NewExternal(opts ExternalOptions) (*server.MCPServer, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := newMCPServer(cat.Name, version, externalInstructions(cat, opts), markRefused(cat.Tools, run.allow), run)
+	run.structured = opts.Structured
+	tools := markRefused(cat.Tools, run.allow)
+	if !opts.Structured {
+		for i := range tools {
+			tools[i].OutputSchema = nil
+		}
+	}
+	s := newMCPServer(cat.Name, version, externalInstructions(cat, opts), tools, run)
 	addResources(s, []Resource{{URI: "catalog://tools.json", Name: "tools.json", Title: cat.Name + " command catalog",
 		Description: "The catalog this server publishes, as given.", MIMEType: "application/json", Text: opts.Catalog}})
 	return s, nil

@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/mark3labs/mcp-go/client"
@@ -128,10 +129,20 @@ type errorObject struct {
 	Context  map[string]any `json:"context"`
 }
 
-// call runs a tool and checks that structuredContent and the text content carry the same
-// envelope and that isError mirrors ok.
+// call runs a tool asking for JSON output, and checks the result: the envelope once (as text,
+// or with structured output as structuredContent beside a one-line text), and isError
+// mirroring ok.
 func call(t testing.TB, c *client.Client, tool string, args any) envelope {
 	t.Helper()
+	if m, ok := args.(map[string]any); ok && isCGTTool(t, tool) {
+		if _, set := m["output"]; !set {
+			withJSON := map[string]any{"output": "json"}
+			for k, v := range m {
+				withJSON[k] = v
+			}
+			args = withJSON
+		}
+	}
 	req := mcpgo.CallToolRequest{}
 	req.Params.Name, req.Params.Arguments = tool, args
 	res, err := c.CallTool(context.Background(), req)
@@ -140,6 +151,25 @@ func call(t testing.TB, c *client.Client, tool string, args any) envelope {
 	}
 	return checkResult(t, tool, res)
 }
+
+// isCGTTool reports whether a tool is one of cgt's own (which take the shaping arguments),
+// rather than a catalog program's.
+func isCGTTool(t testing.TB, tool string) bool {
+	cgtToolsOnce.Do(func() {
+		cgtTools = map[string]bool{}
+		for _, c := range testRegistry(t).Commands() {
+			cgtTools[c.Meta().MCPName] = true
+		}
+	})
+	return cgtTools[tool]
+}
+
+// cgtTools are the MCP names of cgt's commands, read once: building a registry is not safe
+// to do from concurrent calls.
+var (
+	cgtToolsOnce sync.Once
+	cgtTools     map[string]bool
+)
 
 func checkResult(t testing.TB, tool string, res *mcpgo.CallToolResult) envelope {
 	t.Helper()
@@ -150,21 +180,21 @@ func checkResult(t testing.TB, tool string, res *mcpgo.CallToolResult) envelope 
 	if !ok {
 		t.Fatalf("%s: content is %T, want text", tool, res.Content[0])
 	}
-	var fromText, fromStructured envelope
-	if err := json.Unmarshal([]byte(text.Text), &fromText); err != nil {
-		t.Fatalf("%s: text content is not an envelope: %v\n%s", tool, err, text.Text)
+	body := []byte(text.Text)
+	if res.StructuredContent != nil {
+		body, _ = json.Marshal(res.StructuredContent)
+		if strings.Contains(text.Text, "\n") || jsonEqual(t, []byte(text.Text), body) {
+			t.Errorf("%s: with structuredContent the text should be one line, not the envelope again:\n%s", tool, text.Text)
+		}
 	}
-	structured, _ := json.Marshal(res.StructuredContent)
-	if err := json.Unmarshal(structured, &fromStructured); err != nil {
-		t.Fatalf("%s: structuredContent is not an envelope: %v", tool, err)
+	var env envelope
+	if err := json.Unmarshal(body, &env); err != nil {
+		t.Fatalf("%s: the result is not an envelope: %v\n%s", tool, err, body)
 	}
-	if !jsonEqual(t, []byte(text.Text), structured) {
-		t.Errorf("%s: text and structuredContent differ:\n%s\n%s", tool, text.Text, structured)
+	if res.IsError == env.OK {
+		t.Errorf("%s: isError=%v but ok=%v", tool, res.IsError, env.OK)
 	}
-	if res.IsError == fromText.OK {
-		t.Errorf("%s: isError=%v but ok=%v", tool, res.IsError, fromText.OK)
-	}
-	return fromText
+	return env
 }
 
 func jsonEqual(t testing.TB, a, b []byte) bool {

@@ -12,7 +12,8 @@ import (
 )
 
 // sdkClientDir holds a Node script that drives the server with the official MCP TypeScript
-// SDK. CI installs it first with: npm ci --prefix mcp/testdata/sdkclient
+// SDK (and counts tokens with gpt-tokenizer). CI installs it first with:
+// npm ci --prefix mcp/testdata/sdkclient
 const sdkClientDir = "testdata/sdkclient"
 
 type sdkCall struct {
@@ -24,12 +25,14 @@ type sdkSummary struct {
 	Server struct {
 		Name string `json:"name"`
 	} `json:"server"`
-	Instructions int `json:"instructions"`
-	Tools        []struct {
-		Name            string          `json:"name"`
-		Annotations     map[string]any  `json:"annotations"`
-		HasOutputSchema bool            `json:"hasOutputSchema"`
-		Extra           json.RawMessage `json:"-"`
+	Instructions    int    `json:"instructions"`
+	Tokenizer       string `json:"tokenizer"`
+	ToolsListTokens int    `json:"toolsListTokens"`
+	ToolsListChars  int    `json:"toolsListChars"`
+	Tools           []struct {
+		Name            string         `json:"name"`
+		Annotations     map[string]any `json:"annotations"`
+		HasOutputSchema bool           `json:"hasOutputSchema"`
 	} `json:"tools"`
 	Resources []struct {
 		URI      string `json:"uri"`
@@ -37,16 +40,25 @@ type sdkSummary struct {
 		Bytes    int    `json:"bytes"`
 	} `json:"resources"`
 	Calls []struct {
-		Name        string          `json:"name"`
-		IsError     bool            `json:"isError"`
-		OK          *bool           `json:"ok"`
-		TextMatches bool            `json:"textMatches"`
-		Error       json.RawMessage `json:"error"`
+		Name          string          `json:"name"`
+		IsError       bool            `json:"isError"`
+		OK            *bool           `json:"ok"`
+		Error         json.RawMessage `json:"error"`
+		ContentItems  int             `json:"contentItems"`
+		HasStructured bool            `json:"hasStructured"`
+		Doubled       bool            `json:"doubled"`
+		Text          string          `json:"text"`
+		Chars         int             `json:"chars"`
+		Tokens        int             `json:"tokens"`
 	} `json:"calls"`
 	UnknownTool json.RawMessage `json:"unknownTool"`
 }
 
-func TestOfficialSDKClient(t *testing.T) {
+// runSDKClient starts cgt-mcp with serverArgs under the official SDK client, makes the calls
+// and returns the client's summary; it skips (fails under CI=true) when Node or the client's
+// packages are missing.
+func runSDKClient(t *testing.T, calls []sdkCall, serverArgs ...string) sdkSummary {
+	t.Helper()
 	if _, err := os.Stat(filepath.Join(sdkClientDir, "node_modules")); err != nil {
 		skipOrFail(t, "%s/node_modules is missing: run npm ci --prefix mcp/testdata/sdkclient", sdkClientDir)
 	}
@@ -54,11 +66,11 @@ func TestOfficialSDKClient(t *testing.T) {
 	if err != nil {
 		skipOrFail(t, "node is not installed")
 	}
-	calls := sdkCalls(t)
 	callsJSON, _ := json.Marshal(calls)
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, node, filepath.Join(sdkClientDir, "client.mjs"), string(callsJSON), serverBinary, "--root", repoRoot(t))
+	argv := append([]string{filepath.Join(sdkClientDir, "client.mjs"), string(callsJSON), serverBinary}, serverArgs...)
+	cmd := exec.CommandContext(ctx, node, argv...)
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()
@@ -69,21 +81,44 @@ func TestOfficialSDKClient(t *testing.T) {
 	if err := json.Unmarshal(out, &sum); err != nil {
 		t.Fatalf("summary: %v\n%s", err, out)
 	}
-	checkSDKSummary(t, sum, calls)
+	return sum
 }
 
-// sdkCalls is each tool's first example, and one call the model would have to fix.
-func sdkCalls(t *testing.T) []sdkCall {
+func TestOfficialSDKClient(t *testing.T) {
+	calls := sdkCalls(t, "json")
+	sum := runSDKClient(t, calls, "--root", repoRoot(t))
+	checkSDKSummary(t, sum, calls, false)
+}
+
+// With --structured, tools/list carries the output schemas, and a JSON result is the
+// envelope as structuredContent (which the SDK validates against them) and a one-line text.
+func TestOfficialSDKClientStructured(t *testing.T) {
+	calls := sdkCalls(t, "")
+	sum := runSDKClient(t, calls, "--root", repoRoot(t), "--structured")
+	checkSDKSummary(t, sum, calls, true)
+}
+
+// sdkCalls is each tool's first example, and one call the model would have to fix; output,
+// when set, is added to every call.
+func sdkCalls(t *testing.T, output string) []sdkCall {
 	var calls []sdkCall
 	for _, cmd := range testRegistry(t).Commands() {
 		if m := cmd.Meta(); len(m.Examples) > 0 {
-			calls = append(calls, sdkCall{m.MCPName, exampleArguments(t, cmd, m.Examples[0])})
+			args := exampleArguments(t, cmd, m.Examples[0])
+			if output != "" {
+				args["output"] = output
+			}
+			calls = append(calls, sdkCall{m.MCPName, args})
 		}
 	}
-	return append(calls, sdkCall{"get_fx_rate", map[string]any{"currency": "USD", "year": 2024, "month": 13}})
+	bad := map[string]any{"currency": "USD", "year": 2024, "month": 13}
+	if output != "" {
+		bad["output"] = output
+	}
+	return append(calls, sdkCall{"get_fx_rate", bad})
 }
 
-func checkSDKSummary(t *testing.T, sum sdkSummary, calls []sdkCall) {
+func checkSDKSummary(t *testing.T, sum sdkSummary, calls []sdkCall, structured bool) {
 	t.Helper()
 	if sum.Server.Name != "cgt" || sum.Instructions == 0 {
 		t.Errorf("server %q with %d bytes of instructions", sum.Server.Name, sum.Instructions)
@@ -92,8 +127,8 @@ func checkSDKSummary(t *testing.T, sum sdkSummary, calls []sdkCall) {
 		t.Errorf("SDK listed %d tools", len(sum.Tools))
 	}
 	for _, tool := range sum.Tools {
-		if len(tool.Annotations) < 4 || !tool.HasOutputSchema {
-			t.Errorf("%s: annotations %v, output schema %v", tool.Name, tool.Annotations, tool.HasOutputSchema)
+		if len(tool.Annotations) < 4 || tool.HasOutputSchema != structured {
+			t.Errorf("%s: annotations %v, output schema %v (structured %v)", tool.Name, tool.Annotations, tool.HasOutputSchema, structured)
 		}
 	}
 	if len(sum.Resources) < 1 {
@@ -104,8 +139,8 @@ func checkSDKSummary(t *testing.T, sum sdkSummary, calls []sdkCall) {
 	}
 	for i, c := range sum.Calls {
 		wantOK := i < len(calls)-1
-		if c.OK == nil || *c.OK != wantOK || c.IsError == wantOK || !c.TextMatches {
-			t.Errorf("%s: ok=%v isError=%v textMatches=%v error=%s", c.Name, c.OK, c.IsError, c.TextMatches, c.Error)
+		if c.OK == nil || *c.OK != wantOK || c.IsError == wantOK || c.Doubled || c.HasStructured != structured || c.ContentItems != 1 {
+			t.Errorf("%s: ok=%v isError=%v structured=%v doubled=%v items=%d error=%s", c.Name, c.OK, c.IsError, c.HasStructured, c.Doubled, c.ContentItems, c.Error)
 		}
 	}
 	if string(sum.UnknownTool) != "-32602" {

@@ -1,8 +1,6 @@
 package mcp
 
 import (
-	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"strings"
@@ -21,6 +19,12 @@ type Options struct {
 	// Roots are the directories whose files `path` arguments may name. None means the server
 	// reads no files and ledgers must be passed inline.
 	Roots []string
+	// Structured publishes each tool's output schema, and answers a call whose output is json
+	// with the envelope as structuredContent and a one-line text. Off, tools/list carries the
+	// input schemas only and every result is text.
+	Structured bool
+	// DefaultOutput is the output format of a call that does not name one: compact when empty.
+	DefaultOutput string
 }
 
 // NewRegistryFunc builds cgt's registry with the dependencies a front end supplies
@@ -39,7 +43,12 @@ func New(newRegistry NewRegistryFunc, opts Options) (*server.MCPServer, error) {
 		return nil, err
 	}
 	cat := catalog.Own(reg)
-	tools, err := CatalogTools(cat)
+	output := opts.DefaultOutput
+	if output == "" {
+		output = "compact"
+	}
+	defaults := agentDefaults(output)
+	tools, err := AgentTools(cat, defaults, opts.Structured)
 	if err != nil {
 		return nil, err
 	}
@@ -47,9 +56,76 @@ func New(newRegistry NewRegistryFunc, opts Options) (*server.MCPServer, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := newMCPServer("cgt", opts.Version, instructions(roots), tools, registryRunner{reg})
+	s := newMCPServer("cgt", opts.Version, instructions(roots), tools, registryRunner{reg: reg, structured: opts.Structured, defaults: defaults})
 	addResources(s, cgtResources(catJSON))
 	return s, nil
+}
+
+// AgentTools turns catalog commands into the tools an agent front end publishes: a
+// description of one or two sentences saying when to use the tool (the long guidance is in
+// the cgt://docs resources and llms-full.txt), the input schema with the front end's defaults,
+// and the output schema only when structured.
+func AgentTools(cat *catalog.Catalog, defaults map[string]any, structured bool) ([]Tool, error) {
+	tools, err := CatalogTools(cat)
+	if err != nil {
+		return nil, err
+	}
+	names := toolNameReplacer(cat)
+	for i, c := range cat.Commands {
+		t := &tools[i]
+		t.Description = names.Replace(brief(c.Summary, c.Agent.UseWhen))
+		in, err := marshalJSON(withDefaults(c.InputSchema, defaults))
+		if err != nil {
+			return nil, fmt.Errorf("input schema of %s: %w", c.Name, err)
+		}
+		t.InputSchema = in
+		if !structured {
+			t.OutputSchema = nil
+		}
+	}
+	return tools, nil
+}
+
+// brief is the tool description: the summary, and when to use the tool.
+func brief(summary, useWhen string) string {
+	summary = strings.TrimSuffix(strings.TrimSpace(summary), ".")
+	if useWhen = strings.TrimSpace(useWhen); useWhen == "" {
+		return summary + "."
+	}
+	if s, ok := strings.CutPrefix(useWhen, "The user"); ok {
+		useWhen = "the user" + s
+	}
+	return summary + ". Use when " + strings.TrimPrefix(strings.TrimPrefix(useWhen, "Use when "), "use when ")
+}
+
+// withDefaults returns an input schema whose properties show the front end's defaults
+// (default output compact over MCP, where the command line's is json).
+func withDefaults(schema map[string]any, defaults map[string]any) map[string]any {
+	props, _ := schema["properties"].(map[string]any)
+	if props == nil {
+		return schema
+	}
+	out := make(map[string]any, len(schema))
+	for k, v := range schema {
+		out[k] = v
+	}
+	np := make(map[string]any, len(props))
+	for k, v := range props {
+		np[k] = v
+		p, ok := v.(map[string]any)
+		d, has := defaults[k]
+		if !ok || !has {
+			continue
+		}
+		q := make(map[string]any, len(p)+1)
+		for pk, pv := range p {
+			q[pk] = pv
+		}
+		q["default"] = d
+		np[k] = q
+	}
+	out["properties"] = np
+	return out
 }
 
 // CatalogTools turns catalog commands into tools: MCP names, the description with the
@@ -138,14 +214,6 @@ func newMCPServer(name, version, instructions string, tools []Tool, run Runner) 
 	}
 	s.AddTools(st...)
 	return s
-}
-
-// registryRunner runs cgt commands in-process.
-type registryRunner struct{ reg *registry.Registry }
-
-func (r registryRunner) Run(ctx context.Context, t Tool, args json.RawMessage) ([]byte, bool) {
-	res := r.reg.Execute(ctx, t.Command, args)
-	return envelope.MarshalCompact(res), res.OK
 }
 
 // protocolStdin stands in for standard input, which carries the protocol and is never a ledger.

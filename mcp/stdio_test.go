@@ -140,12 +140,16 @@ func TestToolCallOverPipes(t *testing.T) {
 	p.initialize()
 	p.send(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"get_fx_rate","arguments":{"currency":"USD","year":2024,"month":3}}}`)
 	var res struct {
-		IsError           bool     `json:"isError"`
-		StructuredContent envelope `json:"structuredContent"`
+		IsError           bool            `json:"isError"`
+		StructuredContent json.RawMessage `json:"structuredContent"`
+		Content           []struct {
+			Text string `json:"text"`
+		} `json:"content"`
 	}
 	r := p.read()
-	if err := json.Unmarshal(r.Result, &res); err != nil || res.IsError || !res.StructuredContent.OK {
-		t.Fatalf("got %s", r.Result)
+	if err := json.Unmarshal(r.Result, &res); err != nil || res.IsError || res.StructuredContent != nil ||
+		len(res.Content) != 1 || !strings.HasPrefix(res.Content[0].Text, "USD|fx_rate|") {
+		t.Fatalf("got %s, want the compact record and no structuredContent", r.Result)
 	}
 }
 

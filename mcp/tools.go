@@ -24,11 +24,10 @@ type Tool struct {
 	SideEffects  string          // side-effect label, e.g. pure_calculation
 }
 
-// Runner executes one command and returns its result envelope as JSON, exactly as the tool
-// result carries it, and whether the envelope says ok. Implementations must be safe for
-// concurrent use: the stdio server runs calls in parallel.
+// Runner executes one command and returns its result as the tool result carries it.
+// Implementations must be safe for concurrent use: the stdio server runs calls in parallel.
 type Runner interface {
-	Run(ctx context.Context, t Tool, args json.RawMessage) (envelope []byte, ok bool)
+	Run(ctx context.Context, t Tool, args json.RawMessage) Reply
 }
 
 var toolNamePattern = regexp.MustCompile(`^[a-zA-Z0-9_-]{1,64}$`)
@@ -64,8 +63,7 @@ func serverTool(t Tool, run Runner) server.ServerTool {
 // handlerFor is the single handler shape every tool shares: arguments in, envelope out.
 func handlerFor(t Tool, run Runner) server.ToolHandlerFunc {
 	return func(ctx context.Context, req mcpgo.CallToolRequest) (*mcpgo.CallToolResult, error) {
-		env, ok := run.Run(ctx, t, argumentsJSON(req))
-		return envelopeResult(env, ok), nil
+		return toolResult(run.Run(ctx, t, argumentsJSON(req))), nil
 	}
 }
 
@@ -85,15 +83,17 @@ func argumentsJSON(req mcpgo.CallToolRequest) json.RawMessage {
 	return b
 }
 
-// envelopeResult carries the envelope unchanged twice: as structuredContent and as JSON text
-// for clients that read only content. isError mirrors ok.
-func envelopeResult(env []byte, ok bool) *mcpgo.CallToolResult {
-	env = bytes.TrimSpace(env)
-	return &mcpgo.CallToolResult{
-		Content:           []mcpgo.Content{mcpgo.NewTextContent(string(env))},
-		StructuredContent: json.RawMessage(env),
-		IsError:           !ok,
+// toolResult carries a reply: its text, once, and the envelope as structuredContent only
+// when the reply has it (never the same JSON twice). isError mirrors ok.
+func toolResult(r Reply) *mcpgo.CallToolResult {
+	res := &mcpgo.CallToolResult{
+		Content: []mcpgo.Content{mcpgo.NewTextContent(r.Text)},
+		IsError: !r.OK,
 	}
+	if r.Structured != nil {
+		res.StructuredContent = json.RawMessage(bytes.TrimSpace(r.Structured))
+	}
+	return res
 }
 
 // levelHints are the annotation values of one side-effect label.

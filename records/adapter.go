@@ -54,17 +54,25 @@ func Of(v any) iter.Seq[Record] {
 		if rv.Kind() != reflect.Struct {
 			return
 		}
+		var root Record
+		if n, ok := v.(Entitled); ok {
+			root.Entity = n.RecordEntity()
+		}
 		kind := topKind(rv.Type())
 		if kind == "" {
-			childRows(rv, Record{}, 0, yield)
+			childRows(rv, root, 0, yield)
 			return
 		}
-		top := makeRecord(rv, kind, Record{}, 0)
+		top := makeRecord(rv, kind, root, 0)
 		if yield(top) {
 			childRows(rv, top, 1, yield)
 		}
 	}
 }
+
+// Entitled is implemented by a result that names its records that have no entity of their
+// own (a report's tax years are the ledger's): every record has an entity.
+type Entitled interface{ RecordEntity() string }
 
 func topKind(t reflect.Type) string {
 	for i := 0; i < t.NumField(); i++ {
@@ -411,6 +419,8 @@ func collectFieldNames(t reflect.Type, prefix string, top bool, out *[]string, s
 		tag := sf.Tag.Get("record")
 		ft := indirectType(sf.Type)
 		switch {
+		case sf.Anonymous && name == "" && ft.Kind() == reflect.Struct && !isScalarType(ft):
+			collectFieldNames(ft, prefix, top, out, seen)
 		case !sf.IsExported() || name == "-" || tag == "-":
 		case strings.HasPrefix(tag, "rows="):
 			if ft.Kind() == reflect.Slice {

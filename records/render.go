@@ -18,6 +18,14 @@ type Options struct {
 	Fields     []string // keep only these fields, in this order (nil: all)
 	MaxRecords int      // 0: no limit
 	MaxChars   int      // 0: no limit; cuts at a record boundary
+	// Narrow, when set, is added to the truncation notice: how the caller narrows the result
+	// (the arguments to use, in the caller's language).
+	Narrow string
+	// More, when set, ends the output: how the caller asks for more than it was given.
+	More string
+	// Entity names the notices (warnings, truncation, errors) in the records format, whose
+	// every line is a Record; "" means "cgt".
+	Entity string
 }
 
 // Formats are the dense renderings an agent can ask for: the output formats marked Dense.
@@ -79,22 +87,77 @@ func Write(w io.Writer, format string, recs iter.Seq[Record], warnings []string,
 	default:
 		return fmt.Errorf("unknown format %q (formats: %s)", format, strings.Join(Formats, ", "))
 	}
-	return finish(w, header, recs, line, warnings, opt)
+	return finish(w, header, recs, line, warnings, opt, notices(format, opt.Entity), format == "records")
 }
 
-// RenderError writes a failed result in a dense format: the error line, then the warnings.
+// notice writes one line that is not a record of the result: a warning, the truncation, an
+// error, how to ask for more. In compact and schema it is KIND|value|key=value...; in records
+// it is a Record like any other (id, entity, kind, fields), so the output stays JSON Lines.
+type notice func(kind string, n int, fields ...Field) string
+
+func notices(format, entity string) notice {
+	if entity == "" {
+		entity = "cgt"
+	}
+	if format != "records" {
+		return func(kind string, _ int, fields ...Field) string {
+			parts := []string{kind}
+			for _, f := range fields {
+				if f.Key == "" {
+					parts = append(parts, Escape(f.Value))
+				} else {
+					parts = append(parts, EscapeKey(f.Key)+"="+Escape(f.Value))
+				}
+			}
+			return strings.Join(parts, "|")
+		}
+	}
+	return func(kind string, n int, fields ...Field) string {
+		id := kind
+		if n > 0 {
+			id += ":" + strconv.Itoa(n)
+		}
+		named := make([]Field, len(fields))
+		for i, f := range fields {
+			if f.Key == "" {
+				f.Key = "message"
+			}
+			named[i] = f
+		}
+		return jsonRecord(id, Record{Entity: entity, Kind: kind}, named)
+	}
+}
+
+// NoticeLine is one notice line in a dense format, for front ends that add their own.
+func NoticeLine(format, entity, kind string, fields ...Field) string {
+	return notices(format, entity)(kind, 0, fields...)
+}
+
+// RenderError writes a failed result in the compact and schema formats: the error line,
+// then the warnings.
 func RenderError(code, message string, warnings []string) string {
+	return RenderErrorAs("compact", "", code, message, nil, warnings)
+}
+
+// RenderErrorAs writes a failed result in a dense format: the error line (in records, an
+// error Record whose fields are the code, the message and then extra), then the warnings.
+func RenderErrorAs(format, entity, code, message string, extra []Field, warnings []string) string {
+	note := notices(format, entity)
 	var b strings.Builder
-	b.WriteString("error|" + Escape(code) + "|" + Escape(message) + "\n")
-	for _, w := range warnings {
-		b.WriteString("warning|" + Escape(w) + "\n")
+	if format == "records" {
+		b.WriteString(note("error", 0, append([]Field{{Key: "code", Value: code}, {Key: "message", Value: message}}, extra...)...) + "\n")
+	} else {
+		b.WriteString(note("error", 0, append([]Field{{Value: code}, {Value: message}}, extra...)...) + "\n")
+	}
+	for i, w := range warnings {
+		b.WriteString(note("warning", i+1, Field{Value: w}) + "\n")
 	}
 	return b.String()
 }
 
 // finish writes the header, then a line per record within the record and character limits
 // (cutting at a record boundary), the truncation notice and the warnings, which are never cut.
-func finish(w io.Writer, header string, recs iter.Seq[Record], line func(Record) string, warnings []string, opt Options) error {
+func finish(w io.Writer, header string, recs iter.Seq[Record], line func(Record) string, warnings []string, opt Options, note notice, jsonl bool) error {
 	bw := bufio.NewWriterSize(w, 64<<10)
 	written := 0
 	put := func(s string) {
@@ -119,10 +182,24 @@ func finish(w io.Writer, header string, recs iter.Seq[Record], line func(Record)
 		kept++
 	}
 	if left > 0 {
-		put(fmt.Sprintf("truncated|%d more records\n", left))
+		fs := []Field{{Value: fmt.Sprintf("%d more records", left)}}
+		if jsonl {
+			fs = []Field{{Key: "more_records", Value: strconv.Itoa(left)}}
+		}
+		if opt.Narrow != "" {
+			fs = append(fs, Field{Key: "narrow", Value: opt.Narrow})
+		}
+		put(note("truncated", 0, fs...) + "\n")
 	}
-	for _, w := range warnings {
-		put("warning|" + Escape(w) + "\n")
+	if kept == 0 && left == 0 {
+		// Say that nothing matched rather than print nothing, which reads as a failure.
+		put(note("none", 0, Field{Value: "no records"}) + "\n")
+	}
+	for i, w := range warnings {
+		put(note("warning", i+1, Field{Value: w}) + "\n")
+	}
+	if opt.More != "" {
+		put(note("more", 0, Field{Value: opt.More}) + "\n")
 	}
 	return bw.Flush()
 }

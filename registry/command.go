@@ -47,8 +47,12 @@ type Command interface {
 	Meta() *Meta
 	// Args lists the arguments in declaration order.
 	Args() []ArgSpec
-	// InputSchema is the JSON Schema of the arguments object.
+	// InputSchema is the JSON Schema of the arguments object: the command's own arguments,
+	// their aliases and the shaping arguments every command takes.
 	InputSchema() map[string]any
+	// ArgsSchema is the JSON Schema of the command's arguments struct alone, as reflected
+	// (what cgt gen writes to commands/schemas).
+	ArgsSchema() map[string]any
 	// DataSchema is the JSON Schema of data in a successful envelope.
 	DataSchema() map[string]any
 	// ResultType is the Go type of data, for adapters that walk struct tags.
@@ -69,6 +73,8 @@ type command[A, R any] struct {
 
 	once   sync.Once
 	args   []ArgSpec
+	own    map[string]bool // the arguments the struct declares, by name
+	argsSc map[string]any  // the schema of the struct alone
 	input  map[string]any
 	valid  *validator
 	errSch error
@@ -91,6 +97,14 @@ func (c *command[A, R]) init() {
 			c.input = map[string]any{"type": "object"}
 		}
 		c.args = argSpecs(at, c.input)
+		c.own = make(map[string]bool, len(c.args))
+		for _, a := range c.args {
+			c.own[a.Name] = true
+		}
+		c.argsSc = c.input
+		if c.errSch == nil {
+			c.input, c.args = withShaping(c.input, c.args)
+		}
 		if c.errSch == nil {
 			c.valid, c.errSch = compileValidator(c.meta.Name, c.input)
 		}
@@ -104,8 +118,11 @@ func (c *command[A, R]) schema(role string, t reflect.Type) (map[string]any, err
 	return c.schemas.Schema(c.meta.Name, role, t)
 }
 
+func (c *command[A, R]) ownArg(name string) bool { c.init(); return c.own[name] }
+
 func (c *command[A, R]) Args() []ArgSpec             { c.init(); return c.args }
 func (c *command[A, R]) InputSchema() map[string]any { c.init(); return c.input }
+func (c *command[A, R]) ArgsSchema() map[string]any  { c.init(); return c.argsSc }
 func (c *command[A, R]) DataSchema() map[string]any {
 	c.dataOnce.Do(func() {
 		var err error

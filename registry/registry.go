@@ -99,20 +99,35 @@ func (r *Registry) Names() []string {
 // Execute runs a command from a JSON arguments object. It is the one entry point every front
 // end uses; it never panics and always returns an envelope.
 func (r *Registry) Execute(ctx context.Context, name string, raw json.RawMessage) envelope.Result {
+	res, _ := r.ExecuteShaped(ctx, name, raw, nil)
+	return res
+}
+
+// ExecuteShaped is Execute for a front end that writes the result itself: defaults fill the
+// arguments the caller did not give (by canonical name, for the commands that have them:
+// an agent front end's output=compact, detail=summary), and the shaping arguments come back
+// as a Shape rather than reaching the handler.
+func (r *Registry) ExecuteShaped(ctx context.Context, name string, raw json.RawMessage, defaults map[string]any) (envelope.Result, Shape) {
 	c, ok := r.Lookup(name)
 	if !ok {
-		return envelope.Failure(r.unknownCommand(name), nil)
+		return envelope.Failure(r.unknownCommand(name), nil), Shape{}
 	}
 	args, err := DecodeObject(raw)
 	if err != nil {
-		return envelope.Failure(err, nil)
+		return envelope.Failure(err, nil), Shape{}
 	}
-	return r.ExecuteArgs(ctx, c, args)
+	return r.Run(ctx, c, args, defaults)
 }
 
 // ExecuteArgs runs a command from an already-decoded arguments object (the CLI binds one from
 // argv). Aliases, coercion, defaults and schema validation happen here, before the handler.
-func (r *Registry) ExecuteArgs(ctx context.Context, c Command, args map[string]any) (res envelope.Result) {
+func (r *Registry) ExecuteArgs(ctx context.Context, c Command, args map[string]any) envelope.Result {
+	res, _ := r.Run(ctx, c, args, nil)
+	return res
+}
+
+// Run is ExecuteArgs with a front end's defaults, returning the shape the arguments asked for.
+func (r *Registry) Run(ctx context.Context, c Command, args map[string]any, defaults map[string]any) (res envelope.Result, sh Shape) {
 	defer func() {
 		if p := recover(); p != nil {
 			res = envelope.Failure(envelope.Errorf(envelope.InternalError,
@@ -120,19 +135,24 @@ func (r *Registry) ExecuteArgs(ctx context.Context, c Command, args map[string]a
 				"%s failed unexpectedly: %v", c.Meta().Name, p), nil)
 		}
 	}()
-	norm, verr := normalize(c.Meta().Name, c.Args(), args)
+	specs := c.Args()
+	norm, verr := normalize(c.Meta().Name, specs, args)
 	if verr != nil {
-		return envelope.Failure(WithExample(verr, c), nil)
+		return envelope.Failure(WithExample(verr, c), nil), Shape{}
 	}
+	given := givenNames(specs, args)
+	applyDefaults(specs, norm, given, defaults)
 	if err := validatorOf(c).check(norm); err != nil {
-		return envelope.Failure(WithExample(err, c), nil)
+		// The shape still says how to write the error, as far as it can be read.
+		return envelope.Failure(WithExample(err, c), nil), takeShape(c, norm, given)
 	}
+	sh = takeShape(c, norm, given)
 	raw, _ := json.Marshal(norm)
 	data, warnings, err := c.run(ctx, r.deps, raw)
 	if err != nil {
-		return envelope.Failure(err, warnings)
+		return envelope.Failure(err, warnings), sh
 	}
-	return envelope.Success(data, warnings)
+	return envelope.Success(data, warnings), sh
 }
 
 func validatorOf(c Command) *validator {

@@ -147,8 +147,17 @@ func (c *Client) ListTools(ctx context.Context, server string) (*ToolList, error
 
 // DescribeTool calls describeTool.
 func (c *Client) DescribeTool(ctx context.Context, server, tool string) (*ToolDescription, error) {
+	return c.DescribeToolOutput(ctx, server, tool, false)
+}
+
+// DescribeToolOutput calls describeTool, asking for the output schema too when withOutput.
+func (c *Client) DescribeToolOutput(ctx context.Context, server, tool string, withOutput bool) (*ToolDescription, error) {
 	var out ToolDescription
-	return &out, c.Call(ctx, MethodDescribeTool, map[string]string{"server": server, "tool": tool}, &out)
+	p := map[string]any{"server": server, "tool": tool}
+	if withOutput {
+		p["includeOutputSchema"] = true
+	}
+	return &out, c.Call(ctx, MethodDescribeTool, p, &out)
 }
 
 // CallTool calls callTool with arguments, a JSON object.

@@ -51,12 +51,13 @@ const clientUsage = `Usage: %[1]s [SERVER [TOOL ['<json arguments>'] [--out FILE
 
   %[1]s                          list servers
   %[1]s SERVER                   list a server's tools
-  %[1]s SERVER TOOL              describe a tool: schemas, annotations, usage
+  %[1]s SERVER TOOL              describe a tool: input schema, annotations, usage
   %[1]s SERVER TOOL '{"k":"v"}'  call a tool; structured output prints as JSON
 
 Flags:
   --out FILE   write a tool's output to FILE (atomically) instead of stdout
   --json       print listings and descriptions as the server's JSON
+  --output-schema  with SERVER TOOL: show the tool's output schema too
   -h, --help   show this help
 
 Environment: TOOL_CLI_PORT (default 7179) and TOOL_CLI_TOKEN, as printed by
@@ -69,6 +70,7 @@ type invocation struct {
 	positional []string
 	out        string
 	json       bool
+	outSchema  bool
 	help       bool
 }
 
@@ -84,6 +86,8 @@ func parseClientArgs(args []string) (*invocation, error) {
 			inv.help = true
 		case arg == "--json":
 			inv.json = true
+		case arg == "--output-schema":
+			inv.outSchema = true
 		case arg == "--out":
 			if i+1 >= len(args) {
 				return nil, errors.New("--out needs a file name")
@@ -174,7 +178,7 @@ func (inv *invocation) listTools(ctx context.Context, c *Client, stdout io.Write
 
 func (inv *invocation) describeTool(ctx context.Context, c *Client, stdout io.Writer) error {
 	server := inv.positional[0]
-	desc, err := c.DescribeTool(ctx, server, inv.positional[1])
+	desc, err := c.DescribeToolOutput(ctx, server, inv.positional[1], inv.outSchema)
 	if err != nil || inv.json {
 		return printJSONOr(stdout, desc, err)
 	}

@@ -47,6 +47,11 @@ func TestClientSucceeds(t *testing.T) {
 		{"describe_tool", []string{"calc", "add"}, []string{
 			"calc add\n\nAdd two numbers.\n",
 			"Input schema:\n{\n  \"properties\": {",
+			"Annotations: readOnlyHint=true destructiveHint=false idempotentHint=true openWorldHint=false\n",
+			`Usage: tool-cli calc add '{"a":0,"b":0}'`,
+		}},
+		{"describe_tool_with_output_schema", []string{"calc", "add", "--output-schema"}, []string{
+			"Input schema:\n{\n  \"properties\": {",
 			"Output schema:\n{",
 			"Annotations: readOnlyHint=true destructiveHint=false idempotentHint=true openWorldHint=false\n",
 			`Usage: tool-cli calc add '{"a":0,"b":0}'`,

@@ -55,6 +55,19 @@ func (p params) str(name string) (string, *RPCError) {
 	return v, nil
 }
 
+// flag returns the boolean parameter name; absent or null reads as false.
+func (p params) flag(name string) (bool, *RPCError) {
+	raw := bytes.TrimSpace(p[name])
+	if len(raw) == 0 || bytes.Equal(raw, []byte("null")) {
+		return false, nil
+	}
+	var v bool
+	if json.Unmarshal(raw, &v) != nil {
+		return false, rpcErrorf(CodeInvalidParams, "Missing or invalid parameter: %q (boolean required)", name)
+	}
+	return v, nil
+}
+
 // object returns the object parameter name; absent or null reads as {}.
 func (p params) object(name string) (json.RawMessage, *RPCError) {
 	raw := bytes.TrimSpace(p[name])
@@ -113,12 +126,23 @@ func (s *Server) listTools(ctx context.Context, p params) (any, *RPCError) {
 	return ToolList{Server: name, Tools: conn.catalog.Load().tools}, nil
 }
 
+// describeTool returns the tool's input schema; its output schema only when the call sets
+// includeOutputSchema (listTools' hasStructuredOutput says whether there is one).
 func (s *Server) describeTool(ctx context.Context, p params) (any, *RPCError) {
 	_, desc, _, rerr := s.tool(ctx, p)
 	if rerr != nil {
 		return nil, rerr
 	}
-	return desc, nil
+	want, rerr := p.flag("includeOutputSchema")
+	if rerr != nil {
+		return nil, rerr
+	}
+	if want {
+		return desc, nil
+	}
+	out := *desc
+	out.OutputSchema = nil
+	return &out, nil
 }
 
 func (s *Server) callTool(ctx context.Context, p params) (any, *RPCError) {

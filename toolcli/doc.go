@@ -49,7 +49,12 @@
 //
 //	listServers {}                      → {"servers": [{"name", "toolCount", "examples": [up to 3 tool names], "error"?}]}
 //	listTools {server}                  → {"server", "tools": [{"name", "description", "hasStructuredOutput"}]}
-//	describeTool {server, tool}         → {"name", "description", "inputSchema", "outputSchema"?, "annotations"?}
+//	describeTool {server, tool, includeOutputSchema?}
+//	                                    → {"name", "description", "inputSchema", "outputSchema"?, "annotations"?}
+//
+// describeTool returns the output schema only when includeOutputSchema is true;
+// hasStructuredOutput says whether the tool has one to return.
+//
 //	callTool {server, tool, arguments?} → {"content": [...], "isError"?, "structuredContent"?}
 //
 // annotations carry title, readOnlyHint, destructiveHint, idempotentHint and

@@ -138,7 +138,12 @@ func TestMethodResults(t *testing.T) {
 				`{"description":"Echo text back.\nSecond line.","hasStructuredOutput":false,"name":"echo"},` +
 				`{"description":"Always report a tool error.","hasStructuredOutput":false,"name":"fail"},` +
 				`{"description":"Answer ok.","hasStructuredOutput":false,"name":"noop"}]}`},
-		{"describe_tool_with_output_schema_and_annotations", MethodDescribeTool, map[string]any{"server": "calc", "tool": "add"},
+		{"describe_tool_gives_the_input_schema_and_annotations", MethodDescribeTool, map[string]any{"server": "calc", "tool": "add"},
+			`{"annotations":{"destructiveHint":false,"idempotentHint":true,"openWorldHint":false,"readOnlyHint":true},` +
+				`"description":"Add two numbers.",` +
+				`"inputSchema":{"properties":{"a":{"type":"number"},"b":{"type":"number"}},"required":["a","b"],"type":"object"},` +
+				`"name":"add"}`},
+		{"describe_tool_gives_the_output_schema_when_asked", MethodDescribeTool, map[string]any{"server": "calc", "tool": "add", "includeOutputSchema": true},
 			`{"annotations":{"destructiveHint":false,"idempotentHint":true,"openWorldHint":false,"readOnlyHint":true},` +
 				`"description":"Add two numbers.",` +
 				`"inputSchema":{"properties":{"a":{"type":"number"},"b":{"type":"number"}},"required":["a","b"],"type":"object"},` +

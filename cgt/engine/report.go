@@ -162,7 +162,7 @@ type Disposal struct {
 	Adjustments    []Adjustment  `json:"adjustments,omitempty" jsonschema_description:"Amounts added to the allowable cost after the identification, e.g. excess reportable income received after the disposal (SI2009/3001/R99(5))"`
 	Source         SourceRef     `json:"source" jsonschema_description:"First ledger line of the disposal" record:"source"`
 	Sources        []SourceRef   `json:"sources" jsonschema_description:"Every ledger line merged into the disposal" record:"-"`
-	Original       []TradeLine   `json:"original,omitempty" jsonschema_description:"The ledger lines in their original currency, present when any was not GBP" record:"-"`
+	Original       []TradeLine   `json:"original,omitempty" jsonschema_description:"The ledger lines in their original currency, present when any was not GBP" record:"rows=original"`
 	Matches        []Match       `json:"matches" jsonschema_description:"How the disposal was identified, one entry per rule (and per acquisition date for the 30-day rule)" record:"rows=match"`
 }
 

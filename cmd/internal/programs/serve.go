@@ -24,7 +24,10 @@ func Serve(version string, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "Error:", err)
 		return exitUsage
 	}
-	s, err := mcp.New(commands.NewRegistry, mcp.Options{Version: version, Roots: roots})
+	// The tools answer as over MCP (compact by default); their output schemas are published
+	// for describeTool to give on request, and a call asking for output json gets the
+	// envelope as structuredContent.
+	s, err := mcp.New(commands.NewRegistry, mcp.Options{Version: version, Roots: roots, Structured: true})
 	if err != nil {
 		fmt.Fprintln(stderr, "Error:", err)
 		return exitError

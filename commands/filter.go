@@ -1,0 +1,194 @@
+package commands
+
+import (
+	"fmt"
+	"path/filepath"
+	"strings"
+
+	"github.com/cgt-tools/cgt/cgt/engine"
+	"github.com/cgt-tools/cgt/cgt/model"
+	"github.com/cgt-tools/cgt/envelope"
+)
+
+// TickerArg is the ticker filter of the ledger-reading commands.
+type TickerArg struct {
+	Ticker any `json:"ticker,omitempty" jsonschema:"oneof_type=string;array" jsonschema_description:"Only this ticker, or these, e.g. [\"AAPL\",\"VOD.L\"]."`
+}
+
+// PeriodArgs are the date filters of the ledger-reading commands. They pick what is shown;
+// the calculation always reads the whole ledger (a pool is built from every earlier purchase).
+type PeriodArgs struct {
+	From string `json:"from,omitempty" jsonschema:"format=date" jsonschema_description:"Only from this date, YYYY-MM-DD."`
+	To   string `json:"to,omitempty" jsonschema:"format=date" jsonschema_description:"Only up to this date, YYYY-MM-DD."`
+}
+
+// FilterArgs are the ticker and date filters together.
+type FilterArgs struct {
+	TickerArg
+	PeriodArgs
+}
+
+// filter is the parsed filters: empty tickers and zero dates mean no limit.
+type filter struct {
+	tickers  map[string]bool
+	from, to model.Date
+	hasFrom  bool
+	hasTo    bool
+}
+
+func (a TickerArg) filter() (filter, error) {
+	var f filter
+	var items []string
+	switch t := a.Ticker.(type) {
+	case nil:
+	case string:
+		items = []string{t}
+	case []any:
+		for _, it := range t {
+			s, ok := it.(string)
+			if !ok {
+				return f, envelope.New(envelope.InvalidArgument, fmt.Sprintf("ticker: %v is not a ticker", it),
+					"Give a ticker, or a list of tickers.", `{"ticker":["AAPL","VOD.L"]}`).With("argument", "ticker")
+			}
+			items = append(items, s)
+		}
+	}
+	for _, it := range items {
+		for _, p := range strings.Split(it, ",") {
+			if p = strings.ToUpper(strings.TrimSpace(p)); p != "" {
+				if f.tickers == nil {
+					f.tickers = map[string]bool{}
+				}
+				f.tickers[p] = true
+			}
+		}
+	}
+	return f, nil
+}
+
+func (a FilterArgs) filter() (filter, error) {
+	f, err := a.TickerArg.filter()
+	if err != nil {
+		return f, err
+	}
+	for _, d := range []struct {
+		name, value string
+		to          *model.Date
+		set         *bool
+	}{{"from", a.From, &f.from, &f.hasFrom}, {"to", a.To, &f.to, &f.hasTo}} {
+		if d.value == "" {
+			continue
+		}
+		t, err := model.ParseDate(d.value)
+		if err != nil {
+			return f, envelope.New(envelope.InvalidArgument, d.name+": "+err.Error(), "Give the date as YYYY-MM-DD.",
+				`{"`+d.name+`":"2024-04-06"}`).With("argument", d.name).With("value", d.value)
+		}
+		*d.to, *d.set = t, true
+	}
+	if f.hasFrom && f.hasTo && f.to < f.from {
+		return f, envelope.New(envelope.InvalidArgument, fmt.Sprintf("from %s is after to %s", f.from, f.to),
+			"Give from on or before to.", `{"from":"2024-04-06","to":"2025-04-05"}`).With("argument", "to")
+	}
+	return f, nil
+}
+
+// active reports whether any filter is set.
+func (f filter) active() bool { return f.tickers != nil || f.hasFrom || f.hasTo }
+
+func (f filter) ticker(t string) bool { return f.tickers == nil || f.tickers[strings.ToUpper(t)] }
+
+func (f filter) date(d model.Date) bool {
+	return (!f.hasFrom || d >= f.from) && (!f.hasTo || d <= f.to)
+}
+
+// overlaps reports whether the days start..end meet the filter's dates.
+func (f filter) overlaps(start, end model.Date) bool {
+	return (!f.hasFrom || end >= f.from) && (!f.hasTo || start <= f.to)
+}
+
+// applyToReport keeps the tax years that meet the dates, and the rows (disposals, pools,
+// holdings, events) that meet every filter. The tax-year totals stay the whole year's.
+func (f filter) applyToReport(rep *engine.Report) []string {
+	if !f.active() {
+		return nil
+	}
+	years := rep.TaxYears[:0:0]
+	for _, ty := range rep.TaxYears {
+		if !f.overlaps(ty.StartDate, ty.EndDate) {
+			continue
+		}
+		ty.Disposals = f.disposals(ty.Disposals)
+		years = append(years, ty)
+	}
+	rep.TaxYears = years
+	rep.ExemptDisposals = f.disposals(rep.ExemptDisposals)
+	rep.OffshoreIncomeGains = f.disposals(rep.OffshoreIncomeGains)
+	rep.NoGainNoLoss = f.disposals(rep.NoGainNoLoss)
+	holdings := rep.Holdings[:0:0]
+	for _, h := range rep.Holdings {
+		if f.ticker(h.Ticker) {
+			holdings = append(holdings, h)
+		}
+	}
+	rep.Holdings = holdings
+	pools := rep.Pools[:0:0]
+	for _, p := range rep.Pools {
+		if !f.ticker(p.Ticker) {
+			continue
+		}
+		events := p.Events[:0:0]
+		for _, e := range p.Events {
+			if f.date(e.Date) {
+				events = append(events, e)
+			}
+		}
+		if len(events) > 0 {
+			p.Events = events
+			pools = append(pools, p)
+		}
+	}
+	rep.Pools = pools
+	excluded := rep.Excluded[:0:0]
+	for _, e := range rep.Excluded {
+		if f.ticker(e.Ticker) && f.date(e.Date) {
+			excluded = append(excluded, e)
+		}
+	}
+	rep.Excluded = excluded
+	if f.tickers != nil {
+		return []string{"the ticker filter picks the rows shown; each tax year's totals (gains, losses, SA108) are still the whole ledger's"}
+	}
+	return nil
+}
+
+func (f filter) disposals(ds []engine.Disposal) []engine.Disposal {
+	if ds == nil {
+		return nil
+	}
+	out := make([]engine.Disposal, 0, len(ds))
+	for _, d := range ds {
+		if f.ticker(d.Ticker) && f.date(d.Date) {
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
+// ledgerName names a ledger for records: its file names, or what kind of inline input it was.
+func (a LedgerArgs) ledgerName() string {
+	switch {
+	case len(a.Path) > 0:
+		names := make([]string, len(a.Path))
+		for i, p := range a.Path {
+			names[i] = filepath.Base(p)
+			if p == "-" {
+				names[i] = "stdin"
+			}
+		}
+		return strings.Join(names, "+")
+	case a.Transactions != nil:
+		return "transactions"
+	}
+	return "ledger"
+}

@@ -1,0 +1,309 @@
+package mcp
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"regexp"
+	"strings"
+
+	"github.com/cgt-tools/cgt/envelope"
+	"github.com/cgt-tools/cgt/records"
+	"github.com/cgt-tools/cgt/registry"
+)
+
+// Reply is one tool result: the text a model reads, and the envelope as structured content
+// when the server publishes output schemas and the caller asked for JSON.
+type Reply struct {
+	Text       string
+	Structured json.RawMessage // nil: none
+	OK         bool
+}
+
+// DefaultMaxChars bounds a result over MCP and tool-cli unless the caller sets max_chars:
+// about 10,000 tokens, well inside the 25,000 some clients accept for one tool result.
+const DefaultMaxChars = 40000
+
+// agentDefaults are the arguments an agent front end fills when the caller leaves them out,
+// for the commands that take them: dense output, a report's summary, a bound on size.
+func agentDefaults(output string) map[string]any {
+	return map[string]any{registry.ArgOutput: output, "detail": "summary", registry.ArgMaxChars: DefaultMaxChars}
+}
+
+// registryRunner runs cgt commands in-process and writes each result for a model.
+type registryRunner struct {
+	reg        *registry.Registry
+	structured bool
+	defaults   map[string]any
+}
+
+func (r registryRunner) Run(ctx context.Context, t Tool, args json.RawMessage) Reply {
+	res, sh := r.reg.ExecuteShaped(ctx, t.Command, args, r.defaults)
+	c, _ := r.reg.Lookup(t.Command)
+	if !res.OK {
+		res.Error = r.speakJSON(c, res.Error)
+	}
+	return shapeReply(c, t, res, sh, r.structured)
+}
+
+// shapeReply writes a result in the format the shape asks for.
+func shapeReply(c registry.Command, t Tool, res envelope.Result, sh registry.Shape, structured bool) Reply {
+	format := sh.Output
+	if format == "" {
+		format = "json"
+	}
+	if format == "json" {
+		return jsonReply(c, t, res, sh, structured)
+	}
+	if !res.OK {
+		return Reply{Text: errorLines(format, res), OK: false}
+	}
+	recs := records.Of(res.Data)
+	if sh.Fields != nil {
+		if unknown, avail := records.CheckFields(recs, sh.Fields); len(unknown) > 0 {
+			e := envelope.Errorf(envelope.UsageError, "Available fields: "+strings.Join(avail, ", ")+`. E.g. {"fields":["`+first(avail)+`"]}.`,
+				"unknown field(s) in fields: %s", strings.Join(unknown, ", ")).With("available", avail)
+			return Reply{Text: errorLines(format, envelope.Failure(e, res.Warnings)), OK: false}
+		}
+	}
+	var b strings.Builder
+	opt := records.Options{Fields: sh.Fields, MaxRecords: sh.MaxRecords, MaxChars: sh.MaxChars,
+		Narrow: narrowing(c), More: more(c, sh)}
+	if err := records.Write(&b, format, recs, res.Warnings, opt); err != nil {
+		e := envelope.Errorf(envelope.InternalError, "", "writing the result: %v", err)
+		return Reply{Text: errorLines(format, envelope.Failure(e, res.Warnings))}
+	}
+	return Reply{Text: b.String(), OK: true}
+}
+
+func first(s []string) string {
+	if len(s) == 0 {
+		return ""
+	}
+	return s[0]
+}
+
+// jsonReply is the envelope, unchanged, when it fits within max_chars; otherwise a short
+// failure naming the arguments that narrow it. With structured output the envelope goes in
+// structuredContent and the text is one line saying what it holds.
+func jsonReply(c registry.Command, t Tool, res envelope.Result, sh registry.Shape, structured bool) Reply {
+	env := bytes.TrimSpace(envelope.MarshalCompact(res))
+	if sh.MaxChars > 0 && len(env) > sh.MaxChars {
+		e := envelope.Errorf(envelope.UsageError,
+			fmt.Sprintf("Narrow it (%s), ask for a dense format ({\"output\":\"compact\"}), or set max_chars to %d or more.", narrowing(c), len(env)),
+			"the JSON result is %d characters, over max_chars=%d", len(env), sh.MaxChars).
+			With("chars", len(env)).With("max_chars", sh.MaxChars)
+		res = envelope.Failure(e, res.Warnings)
+		env = bytes.TrimSpace(envelope.MarshalCompact(res))
+	}
+	if !structured {
+		return Reply{Text: string(env), OK: res.OK}
+	}
+	return Reply{Text: summaryLine(t, res), Structured: env, OK: res.OK}
+}
+
+// summaryLine says in one line what the structured result holds, for clients that show text.
+func summaryLine(t Tool, res envelope.Result) string {
+	if !res.OK {
+		return fmt.Sprintf("%s failed: %s: %s (the envelope is in structuredContent)", t.Name, res.Error.Code, res.Error.Message)
+	}
+	n := 0
+	for range records.Of(res.Data) {
+		n++
+	}
+	line := fmt.Sprintf("%s: ok, %d records; the envelope is in structuredContent", t.Name, n)
+	if len(res.Warnings) > 0 {
+		line += fmt.Sprintf("; %d warnings: %s", len(res.Warnings), strings.Join(res.Warnings, "; "))
+	}
+	return line
+}
+
+// errorLines is a failure in a dense format, with the hint and examples a model needs to fix
+// the call (the command line prints only the code and message).
+func errorLines(format string, res envelope.Result) string {
+	e := res.Error
+	var extra []records.Field
+	if e.Hint != "" {
+		extra = append(extra, records.Field{Key: "hint", Value: e.Hint})
+	}
+	for _, x := range e.Examples {
+		extra = append(extra, records.Field{Key: "example", Value: x})
+	}
+	return records.RenderErrorAs(format, "", string(e.Code), e.Message, extra, res.Warnings)
+}
+
+// narrowingArgs are the arguments that make a result smaller, in the order they are named.
+var narrowingArgs = []string{"year", "ticker", "from", "to", "detail", "fields", "max_records"}
+
+// narrowing names the arguments of the command that narrow its result.
+func narrowing(c registry.Command) string {
+	var names []string
+	for _, n := range narrowingArgs {
+		if hasArg(c, n) {
+			names = append(names, n)
+		}
+	}
+	return "narrow with " + strings.Join(names, ", ") + ", or a larger max_chars"
+}
+
+// more says how to ask for more than the result gave: a fuller detail, or the envelope.
+func more(c registry.Command, sh registry.Shape) string {
+	var asks []string
+	if s, ok := argSpec(c, "detail"); ok {
+		cur, _ := sh.Args["detail"].(string)
+		later := false
+		for _, v := range s.Enum {
+			if later {
+				asks = append(asks, fmt.Sprintf(`{"detail":%q}`, v))
+			}
+			later = later || v == cur
+		}
+	}
+	asks = append(asks, `{"output":"json"} for the whole envelope`)
+	return "for more: " + strings.Join(asks, ", ")
+}
+
+func hasArg(c registry.Command, name string) bool {
+	_, ok := argSpec(c, name)
+	return ok
+}
+
+func argSpec(c registry.Command, name string) (registry.ArgSpec, bool) {
+	if c == nil {
+		return registry.ArgSpec{}, false
+	}
+	for _, a := range c.Args() {
+		if a.Name == name {
+			return a, true
+		}
+	}
+	return registry.ArgSpec{}, false
+}
+
+// The caller's language over MCP is JSON arguments: errors written for the command line
+// (flags, `cgt help`, key=value examples) are rewritten for it.
+var (
+	helpRef = regexp.MustCompile("(Run )?`cgt( help)?( [a-z_.]+)?`( for the [a-z ,]+)?")
+	flagRef = regexp.MustCompile(`--([a-z][a-z-]*)( FILE\|DIR| FILE| N| [A-Z]+)?`)
+)
+
+// speakJSON rewrites an error's hint and examples in the terms of JSON arguments.
+func (r registryRunner) speakJSON(c registry.Command, e *envelope.Error) *envelope.Error {
+	if e == nil {
+		return nil
+	}
+	out := *e
+	out.Hint = JSONHint(c, e.Hint)
+	out.Examples = make([]string, 0, len(e.Examples))
+	for _, x := range e.Examples {
+		out.Examples = append(out.Examples, r.jsonExample(c, x))
+	}
+	return &out
+}
+
+// JSONHint rewrites references to the command line in a hint: `cgt help X` becomes the
+// tool's input schema, and --flag-name, when it is an argument of the command (or a shaping
+// argument), becomes the argument flag_name. Flags of the server itself (--root) stay: they
+// speak to the operator.
+func JSONHint(c registry.Command, h string) string {
+	h = helpRef.ReplaceAllString(h, "See the tool's input schema")
+	h = flagRef.ReplaceAllStringFunc(h, func(m string) string {
+		name := strings.ReplaceAll(flagRef.FindStringSubmatch(m)[1], "-", "_")
+		if hasArg(c, name) {
+			return name
+		}
+		return m
+	})
+	return h
+}
+
+// jsonExample turns an example written as a command line (cgt NAME words..., or key=value
+// words) into the JSON arguments object it binds to; any other example (a ledger line) is
+// left as it is.
+func (r registryRunner) jsonExample(c registry.Command, x string) string {
+	words, ok := splitWords(x)
+	if !ok || len(words) == 0 {
+		return x
+	}
+	cmd := c
+	if words[0] == "cgt" {
+		if len(words) < 2 {
+			return x
+		}
+		named, found := r.reg.Lookup(words[1])
+		if !found {
+			return x
+		}
+		cmd, words = named, words[2:]
+	} else {
+		for _, w := range words {
+			if !strings.Contains(w, "=") && !strings.HasPrefix(w, "--") {
+				return x
+			}
+		}
+	}
+	if cmd == nil {
+		return x
+	}
+	obj, err := registry.BindCLI(cmd, dropOutputFlags(words), nil)
+	if err != nil {
+		return x
+	}
+	b, merr := envelope.Marshal(obj)
+	if merr != nil {
+		return x
+	}
+	return strings.TrimSpace(string(b))
+}
+
+// dropOutputFlags removes the command line's own output flags from example words.
+func dropOutputFlags(words []string) []string {
+	var out []string
+	for i := 0; i < len(words); i++ {
+		switch words[i] {
+		case "--output", "-o", "--out":
+			i++
+			continue
+		}
+		out = append(out, words[i])
+	}
+	return out
+}
+
+// splitWords splits a command line the way a shell would for plain words, 'single' and
+// "double" quotes; false for an unterminated quote.
+func splitWords(s string) ([]string, bool) {
+	var words []string
+	var cur strings.Builder
+	inWord := false
+	var quote rune
+	for _, r := range s {
+		switch {
+		case quote != 0:
+			if r == quote {
+				quote = 0
+			} else {
+				cur.WriteRune(r)
+			}
+		case r == '\'' || r == '"':
+			quote, inWord = r, true
+		case r == ' ' || r == '\t' || r == '\n':
+			if inWord {
+				words = append(words, cur.String())
+				cur.Reset()
+				inWord = false
+			}
+		default:
+			cur.WriteRune(r)
+			inWord = true
+		}
+	}
+	if quote != 0 {
+		return nil, false
+	}
+	if inWord {
+		words = append(words, cur.String())
+	}
+	return words, true
+}
