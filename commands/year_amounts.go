@@ -35,9 +35,9 @@ func (a *YearAmounts) UnmarshalJSON(b []byte) error {
 func (YearAmounts) SchemaMap() map[string]any {
 	amount := map[string]any{"oneOf": []any{map[string]any{"type": "number"}, map[string]any{"type": "string"}}}
 	return map[string]any{"oneOf": []any{
-		map[string]any{"type": "number", "description": "one amount for every tax year"},
-		map[string]any{"type": "string", "description": "one amount (\"52000\"), or YEAR:AMOUNT pairs separated by commas (\"2023:52000,2024/25:60000\")"},
-		map[string]any{"type": "object", "additionalProperties": amount, "description": "amounts keyed by tax year, as year= names it (\"2024\" or \"2024/25\")"},
+		map[string]any{"type": "number"},
+		map[string]any{"type": "string"},
+		map[string]any{"type": "object", "additionalProperties": amount},
 	}}
 }
 
