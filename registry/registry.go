@@ -142,6 +142,9 @@ func (r *Registry) Run(ctx context.Context, c Command, args map[string]any, defa
 	}
 	given := givenNames(specs, args)
 	applyDefaults(specs, norm, given, defaults)
+	if err := schemaError(c); err != nil {
+		return envelope.Failure(err, nil), Shape{}
+	}
 	if err := validatorOf(c).check(norm); err != nil {
 		// The shape still says how to write the error, as far as it can be read.
 		return envelope.Failure(WithExample(err, c), nil), takeShape(c, norm, given)
@@ -164,6 +167,19 @@ func validatorOf(c Command) *validator {
 }
 
 func (c *command[A, R]) validatorRef() *validator { c.init(); return c.valid }
+
+// schemaError is the failure of a command whose argument schema could not be had (a command
+// added without running make gen has no committed schema yet).
+func schemaError(c Command) *envelope.Error {
+	tc, ok := c.(interface{ schemaErr() error })
+	if !ok || tc.schemaErr() == nil {
+		return nil
+	}
+	return envelope.Errorf(envelope.InternalError, "Run make gen (it writes commands/schemas/), then try again.",
+		"%s cannot check its arguments: %v", c.Meta().Name, tc.schemaErr())
+}
+
+func (c *command[A, R]) schemaErr() error { c.init(); return c.errSch }
 
 // WithExample attaches the command's first example, in CLI form, to an argument error that
 // has none.

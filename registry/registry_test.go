@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"reflect"
 	"strings"
 	"testing"
@@ -186,5 +187,28 @@ func TestUnknownCommandSuggestion(t *testing.T) {
 		if got != tc.suggest {
 			t.Errorf("%q: suggested %q, want %q (hint %q)", tc.name, got, tc.suggest, hint)
 		}
+	}
+}
+
+// noSchemas is a schema source with nothing in it, as for a command added without make gen.
+type noSchemas struct{}
+
+func (noSchemas) Schema(command, role string, _ reflect.Type) (map[string]any, error) {
+	return nil, fmt.Errorf("no %s schema for %s: run make gen after adding or changing a command", role, command)
+}
+
+func TestCommandWithoutSchemaSaysToRunGen(t *testing.T) {
+	cmd := NewCommand(Meta{Name: "test.new", MCPName: "new", Summary: "new"},
+		func(_ context.Context, _ *Deps, a echoArgs) (echoResult, []string, error) {
+			return echoResult{a}, nil, nil
+		})
+	r, err := New(&Deps{Schemas: noSchemas{}}, cmd)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := r.Execute(context.Background(), "test.new", json.RawMessage(`{"ticker":"X"}`))
+	if res.OK || res.Error.Code != envelope.InternalError || !strings.Contains(res.Error.Hint, "make gen") ||
+		strings.Contains(res.Error.Message, "nil pointer") {
+		t.Errorf("got %+v, want an internal_error whose hint says to run make gen", res.Error)
 	}
 }
