@@ -51,7 +51,7 @@ func Calculate(txns []model.Transaction, opts Options) (*Report, error) {
 	}
 	c := &calc{txns: txns, led: led, place: place, ident: ident}
 	if err := c.runTickers(opts.Rates); err != nil {
-		return nil, err
+		return nil, c.withSuggestions(err)
 	}
 	return c.assemble(opts), nil
 }
@@ -139,6 +139,7 @@ func (c *calc) assemble(opts Options) *Report {
 		}
 	}
 	disposals := c.route(rep)
+	rep.Warnings = append(rep.Warnings, c.guardWarnings()...)
 	rep.TaxYears, rep.LossesCarriedForward = taxYears(results, disposals, opts.LossesBroughtForward)
 	for i := range rep.TaxYears {
 		var in *tax.Income
