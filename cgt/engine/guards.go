@@ -21,12 +21,19 @@ import (
 // a hundredfold move may be genuine.
 const priceWindow = 90
 
-// guardNote is one warning found in a ticker's pass, placed by its ledger line.
+// guardNote is one warning found in a ticker's pass, placed by its ledger line. A price
+// warning is written only when it is listed (see maxPriceWarnings): price is set instead of
+// text.
 type guardNote struct {
-	src  model.Source
-	date model.Date
-	text string
+	src   model.Source
+	date  model.Date
+	text  string
+	price func() string
 }
+
+// maxPriceWarnings is how many price warnings are listed; a ledger with more (every price of
+// a broker export in pence, say) gets one more warning that counts the rest.
+const maxPriceWarnings = 20
 
 // The bounds of a hundredfold difference: a ratio between 100/3 and 300 (100 within a factor
 // of 3) is taken for pence written as pounds (or the reverse); prescreen rules out the rest
@@ -238,27 +245,30 @@ func (r *tickerRun) priceWarnings(jumps []priceJump) {
 	for k := 0; k < len(jumps); k++ {
 		j := jumps[k]
 		if k+1 < len(jumps) && jumps[k+1].a == j.b && jumps[k+1].up != j.up {
-			t := j.b
-			_, text, ccy := perShare(t)
-			head := fmt.Sprintf("%s: %s %s on %s at %s %s a share is about", where(t.Source), t.Action, t.Ticker, t.Date, text, ccy)
-			beside := "the price of the trades beside it (" + priceText(j.a) + "; " + priceText(jumps[k+1].b) + ")"
-			if j.up {
-				r.note(t, fmt.Sprintf("%s 100 times %s: %s? %s.", head, beside, hundredths(ccy), hundredthAdvice(t)))
-			} else {
-				r.note(t, fmt.Sprintf("%s a hundredth of %s: if %s is right, the prices beside it look like %s. %s.",
-					head, beside, text, hundredths(ccy), hundredthAdvice(j.a)))
-			}
+			t, after := j.b, jumps[k+1].b
+			r.out.notes = append(r.out.notes, guardNote{src: t.Source, date: t.Date, price: func() string {
+				_, text, ccy := perShare(t)
+				head := fmt.Sprintf("%s: %s %s on %s at %s %s a share is about", where(t.Source), t.Action, t.Ticker, t.Date, text, ccy)
+				beside := "the price of the trades beside it (" + priceText(j.a) + "; " + priceText(after) + ")"
+				if j.up {
+					return fmt.Sprintf("%s 100 times %s: %s? %s.", head, beside, hundredths(ccy), hundredthAdvice(t))
+				}
+				return fmt.Sprintf("%s a hundredth of %s: if %s is right, the prices beside it look like %s. %s.",
+					head, beside, text, hundredths(ccy), hundredthAdvice(j.a))
+			}})
 			k++
 			continue
 		}
-		hi := j.b
-		if !j.up {
-			hi = j.a
-		}
-		_, _, ccy := perShare(hi)
-		r.note(j.b, fmt.Sprintf("%s: %s %s on %s: the price changes about a hundredfold from %s to %s, with no SPLIT or UNSPLIT "+
-			"to account for it: %s on one side, or a missing consolidation? %s.",
-			where(j.b.Source), j.b.Action, j.b.Ticker, j.b.Date, priceText(j.a), priceText(j.b), hundredths(ccy), hundredthAdvice(hi)))
+		r.out.notes = append(r.out.notes, guardNote{src: j.b.Source, date: j.b.Date, price: func() string {
+			hi := j.b
+			if !j.up {
+				hi = j.a
+			}
+			_, _, ccy := perShare(hi)
+			return fmt.Sprintf("%s: %s %s on %s: the price changes about a hundredfold from %s to %s, with no SPLIT or UNSPLIT "+
+				"to account for it: %s on one side, or a missing consolidation? %s.",
+				where(j.b.Source), j.b.Action, j.b.Ticker, j.b.Date, priceText(j.a), priceText(j.b), hundredths(ccy), hundredthAdvice(hi))
+		}})
 	}
 }
 
@@ -312,9 +322,20 @@ func (c *calc) guardWarnings() []string {
 		}
 		return cmp.Compare(a.date, b.date)
 	})
-	out := make([]string, len(notes))
-	for i, n := range notes {
-		out[i] = n.text
+	out := make([]string, 0, len(notes))
+	prices := 0
+	for _, n := range notes {
+		if n.price == nil {
+			out = append(out, n.text)
+			continue
+		}
+		if prices++; prices <= maxPriceWarnings {
+			out = append(out, n.price())
+		}
+	}
+	if more := prices - maxPriceWarnings; more > 0 {
+		out = append(out, fmt.Sprintf("%d more trades whose price is about 100 times, or a hundredth of, the price of the trades "+
+			"beside them are not listed: the first %d are above. Check whether the ledger mixes prices in pence and in pounds.", more, maxPriceWarnings))
 	}
 	return out
 }

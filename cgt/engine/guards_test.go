@@ -280,3 +280,27 @@ func TestAcceptanceFixturesGetNoTypoWarnings(t *testing.T) {
 		}
 	}
 }
+
+// A ledger with many prices off their neighbours lists the first ones and counts the rest.
+func TestPriceWarningsAreCapped(t *testing.T) {
+	var b strings.Builder
+	d := model.NewDate(2024, 1, 1)
+	for i := range 51 { // pounds, pence written as pounds, pounds, ...: 25 prices off both neighbours
+		price := "0.70"
+		if i%2 == 1 {
+			price = "71"
+		}
+		b.WriteString(d.AddDays(i).String() + " BUY VOD 10 @ " + price + "\n")
+	}
+	b.WriteString("2024-12-01 DIVIDEND VOD TOTAL 1\n")
+	rep := mustRun(t, b.String(), Options{})
+	if len(rep.Warnings) != maxPriceWarnings+1 {
+		t.Fatalf("got %d warnings, want %d:\n%s", len(rep.Warnings), maxPriceWarnings+1, strings.Join(rep.Warnings, "\n"))
+	}
+	if last := rep.Warnings[maxPriceWarnings]; !strings.HasPrefix(last, "5 more trades whose price is about 100 times") {
+		t.Errorf("last warning %q does not count the rest", last)
+	}
+	if !strings.HasPrefix(rep.Warnings[0], "test.cgt line 2: BUY VOD on 2024-01-02 at 71 GBP a share is about 100 times") {
+		t.Errorf("first warning %q", rep.Warnings[0])
+	}
+}
