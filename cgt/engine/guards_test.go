@@ -182,6 +182,18 @@ func TestGuardErrorsSuggestHeldTickers(t *testing.T) {
 		{"takeover_of_a_typo_ticker", `
 2024-01-10 BUY OLDCO 100 @ 9
 2024-03-31 TAKEOVER OLDC NEWCO 50`, 2, "OLDC is not held before 2024-03-31: did you mean OLDCO? ", []string{"OLDCO"}},
+		{"capreturn_of_a_typo_ticker", `
+2024-01-10 BUY VWRL 100 @ 90
+2024-03-31 CAPRETURN VWLR 100 TOTAL 12`, 2, "VWLR is not held before 2024-03-31: did you mean VWRL? ", []string{"VWRL"}},
+		{"rights_of_a_typo_ticker", `
+2024-01-10 BUY BARC 100 @ 2
+2024-03-31 RIGHTS BRAC 20 @ 1.50`, 2, "BRAC is not held before 2024-03-31: did you mean BARC? ", []string{"BARC"}},
+		{"eri_of_a_typo_ticker", `
+2024-01-10 BUY VUSA 100 @ 60
+2024-12-31 ERI VUAS 100 TOTAL 12.34`, 2, "VUAS is not held before 2024-12-31: did you mean VUSA? ", []string{"VUSA"}},
+		{"spouseout_of_a_typo_ticker", `
+2024-01-10 BUY LLOY 100 @ 0.5
+2024-03-31 SPOUSEOUT LOLY 100`, 2, "LOLY is not held before 2024-03-31: did you mean LLOY? ", []string{"LLOY"}},
 		{"sale_before_the_purchase_it_meant", `
 2024-03-01 SELL ABC 5 @ 2
 2024-03-10 BUY ABC 5 @ 1`, 1, "ABC is not held before 2024-03-01. ", nil},
