@@ -206,6 +206,9 @@ func calculateTxns(deps *registry.Deps, txns []model.Transaction, warnings []str
 		return nil, warnings, err
 	}
 	opts.Rates = src
+	if deps.Today != nil {
+		opts.Today = deps.Today()
+	}
 	rep, err := engine.Calculate(txns, opts)
 	if err != nil {
 		return nil, warnings, withRatesRemedy(err, src)

@@ -90,10 +90,12 @@ func reportCalculate(_ context.Context, deps *registry.Deps, a ReportCalculateAr
 		return ReportResult{}, warnings, err
 	}
 	if hasYear {
+		empty := emptyYearWarning(rep, year, a.Year)
+		warnings = append(warnings, empty...)
 		ty := yearOrEmpty(rep, year)
 		engine.ApplyTax(&ty, inc.forYear(year))
 		rep.TaxYears = []engine.TaxYear{ty}
-		if ty.DisposalCount == 0 {
+		if ty.DisposalCount == 0 && len(empty) == 0 {
 			warnings = append(warnings, "tax year "+ty.Period+" has no disposals in the ledger: its totals are zero")
 		}
 		warnings = append(warnings, projectedWarning(year)...)
@@ -275,6 +277,42 @@ func yearOrEmpty(rep *engine.Report, y taxyear.Year) engine.TaxYear {
 			Proceeds: zero, Gains: zero, Losses: zero, NetGain: zero})
 	}
 	return ty
+}
+
+// emptyYearWarning says so when the year asked for has nothing in it (no disposal, no
+// dividend), naming the years that have: zero totals for a mistyped year look like a clean bill.
+func emptyYearWarning(rep *engine.Report, y taxyear.Year, asked any) []string {
+	var with []string
+	for _, ty := range rep.TaxYears {
+		if ty.Period == y.Period() {
+			return nil
+		}
+		with = append(with, ty.Period)
+	}
+	other := 0
+	for _, p := range rep.Pools {
+		for _, ev := range p.Events {
+			if ev.Date >= y.StartDate() && ev.Date <= y.EndDate() {
+				other++
+			}
+		}
+	}
+	msg := fmt.Sprintf("year=%v: the ledger has no disposals or dividends in %s (%s to %s), so its figures are all zero", asked,
+		y.Period(), y.StartDate(), y.EndDate())
+	if other > 0 {
+		msg += fmt.Sprintf("; it has %d other change%s to a holding then (purchases, splits), which give no figures of their own", other, plural(other))
+	}
+	if len(with) == 0 {
+		return []string{msg + ". No tax year of the ledger has a disposal or a dividend."}
+	}
+	return []string{msg + ". Tax years with disposals or dividends: " + strings.Join(with, ", ") + "."}
+}
+
+func plural(n int) string {
+	if n == 1 {
+		return ""
+	}
+	return "s"
 }
 
 // carriedInto is the losses available at the start of a year the report has no entry for:

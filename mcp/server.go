@@ -38,7 +38,7 @@ func New(newRegistry NewRegistryFunc, opts Options) (*server.MCPServer, error) {
 	if err != nil {
 		return nil, err
 	}
-	reg, err := newRegistry(&registry.Deps{ReadFile: roots.ReadFile, ReadDir: roots.ReadDir, Stdin: protocolStdin{}})
+	reg, err := newRegistry(&registry.Deps{ReadFile: roots.ReadFile, ReadDir: roots.ReadDir, Stdin: protocolStdin{}, Today: registry.LocalToday})
 	if err != nil {
 		return nil, err
 	}

@@ -9,6 +9,7 @@ import (
 	"sync"
 
 	"github.com/cgt-tools/cgt/cgt/fx"
+	"github.com/cgt-tools/cgt/cgt/model"
 )
 
 // Deps are the dependencies a handler may use. Front ends fill them; handlers never reach for
@@ -23,6 +24,9 @@ type Deps struct {
 	ReadDir func(path string) ([]string, error)
 	// Stdin is read when a path is "-".
 	Stdin io.Reader
+	// Today is the date the front end runs on (the local calendar day); nil means unknown, as
+	// in tests, whose results must not depend on the day they run.
+	Today func() model.Date
 	// Rates are the HMRC monthly exchange rates.
 	Rates fx.Source
 	// Schemas gives each command its argument and result schemas: the files cgt gen wrote

@@ -4,6 +4,9 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"time"
+
+	"github.com/cgt-tools/cgt/cgt/model"
 )
 
 // ErrNotDir is wrapped by Deps.ReadDir when the path names a file rather than a directory.
@@ -36,4 +39,10 @@ func FileNames(dir string) ([]string, error) {
 		}
 	}
 	return names, nil
+}
+
+// LocalToday is the calendar day on this machine's clock, for Deps.Today.
+func LocalToday() model.Date {
+	t := time.Now()
+	return model.NewDate(t.Year(), t.Month(), t.Day())
 }

@@ -352,3 +352,41 @@ func TestFormatWritesTheNameAsAComment(t *testing.T) {
 		t.Errorf("read back %+v, %v", back, err)
 	}
 }
+
+// A trade's price or total written without a currency is read as GBP and marked, so that the
+// engine can tell it from pounds written as such (a sale with no currency of dollar shares).
+func TestTradeWithoutCurrencyIsMarked(t *testing.T) {
+	tests := []struct {
+		name, line string
+		json       bool
+		want       bool
+	}{
+		{"price_without_currency", "2024-01-01 BUY A 1 @ 2", false, true},
+		{"price_without_currency_with_fees", "2024-01-01 SELL A 1 @ 2 FEES 1 USD", false, true},
+		{"price_in_gbp", "2024-01-01 BUY A 1 @ 2 GBP", false, false},
+		{"price_in_pence", "2024-01-01 BUY A 1 @ 2 GBX", false, false},
+		{"price_in_dollars", "2024-01-01 BUY A 1 @ 2 USD", false, false},
+		{"total_without_currency", "2024-01-01 BUY A 1 TOTAL 2", false, true},
+		{"total_in_gbp", "2024-01-01 BUY A 1 TOTAL 2 GBP", false, false},
+		{"json_plain_string", `[{"date":"2024-01-01","action":"BUY","ticker":"A","quantity":"1","price":"2"}]`, true, true},
+		{"json_object_in_gbp", `[{"date":"2024-01-01","action":"BUY","ticker":"A","quantity":"1","price":{"amount":"2","currency":"GBP"}}]`, true, false},
+		{"json_total_plain", `[{"date":"2024-01-01","action":"SELL","ticker":"A","quantity":"1","total":"2"}]`, true, true},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			var txns []model.Transaction
+			var err error
+			if tc.json {
+				txns, err = ParseJSON("t.json", []byte(tc.line))
+			} else {
+				txns, err = Parse("t.cgt", []byte(tc.line+"\n"))
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if txns[0].NoCurrency != tc.want {
+				t.Errorf("NoCurrency = %v, want %v", txns[0].NoCurrency, tc.want)
+			}
+		})
+	}
+}

@@ -428,6 +428,7 @@ func (j *jsonItem) trade(t *model.Transaction) (err *model.Error) {
 	if *main, err = j.money(field, priceRule(t.Action), ""); err != nil {
 		return err
 	}
+	t.NoCurrency = firstByte(j.fields[field]) != '{' // a plain string or number is GBP
 	t.Fees, err = j.money("fees", nonNegative, main.Currency)
 	return err
 }

@@ -63,6 +63,7 @@ func (p *parser) trade(t *model.Transaction) (err *model.Error) {
 		if t.Price, err = p.amount("price", priceRule(t.Action)); err != nil {
 			return err
 		}
+		t.NoCurrency = p.noCurrency
 		t.Fees, err = p.optionalAmount("FEES", "fees", "price", t.Price.Currency)
 		return err
 	}
@@ -74,6 +75,7 @@ func (p *parser) trade(t *model.Transaction) (err *model.Error) {
 	if t.Total, err = p.amount("total", priceRule(t.Action)); err != nil {
 		return err
 	}
+	t.NoCurrency = p.noCurrency
 	t.Fees, err = p.optionalAmount("FEES", "fees", "total", t.Total.Currency)
 	return err
 }
@@ -445,7 +447,8 @@ func (p *parser) amount(field string, rule valueRule) (model.Amount, *model.Erro
 	if err != nil {
 		return model.Amount{}, err
 	}
-	if !looksLikeCurrency(tok.text) {
+	p.noCurrency = !looksLikeCurrency(tok.text)
+	if p.noCurrency {
 		p.pos = save
 		return model.Amount{Value: v, Currency: model.GBP}, nil
 	}

@@ -148,6 +148,8 @@ type parser struct {
 	lineNo       int
 	action       model.Action // kind of the current line once known; picks the example in errors
 	ticker       string       // ticker of the current line once known
+	// noCurrency is set by amount when the amount it read had no currency (GBP by default).
+	noCurrency bool
 }
 
 func (p *parser) startLine(line []byte) {

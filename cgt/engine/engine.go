@@ -23,6 +23,10 @@ type Options struct {
 	// Income gives the taxpayer's income for a tax year, for the tax payable on its gains; nil,
 	// or a nil answer, leaves the year's tax null.
 	Income IncomeFunc
+	// Today is the day the report is made, when the caller knows it. A disposal whose 30-day
+	// window closed before Today gets no "match still pending" warning: the ledger records
+	// what happened in it. Zero means unknown, and the ledger's last date stands in for it.
+	Today model.Date
 }
 
 // parallelMin is the ledger size below which one goroutine is faster than several.
@@ -51,7 +55,7 @@ func Calculate(txns []model.Transaction, opts Options) (*Report, error) {
 	}
 	c := &calc{txns: txns, led: led, place: place, ident: ident}
 	if err := c.runTickers(opts.Rates); err != nil {
-		return nil, err
+		return nil, c.withSuggestions(err)
 	}
 	return c.assemble(opts), nil
 }
@@ -139,6 +143,7 @@ func (c *calc) assemble(opts Options) *Report {
 		}
 	}
 	disposals := c.route(rep)
+	rep.Warnings = append(rep.Warnings, c.guardWarnings(opts.Today)...)
 	rep.TaxYears, rep.LossesCarriedForward = taxYears(results, disposals, opts.LossesBroughtForward)
 	for i := range rep.TaxYears {
 		var in *tax.Income

@@ -36,7 +36,12 @@ type tickerResult struct {
 	// ticker, which is worked through in a later stage.
 	transfers map[*model.Transaction]num
 	warnings  []string
-	err       error
+	// notes are the checks' warnings about the ticker's lines, and unheld its SPLIT and
+	// UNSPLIT lines applied with no shares held (guards.go); last is its last line's date.
+	notes  []guardNote
+	unheld []*model.Transaction
+	last   model.Date
+	err    error
 }
 
 // tickerRun is the state of one ticker's single pass through its days.
@@ -85,6 +90,10 @@ func (c *calc) runTicker(i int, conv *converter, sc *scratch) tickerResult {
 	}
 	res.history.Events = r.events
 	res.pool = r.pool
+	r.checkTrades()
+	if len(es) > 0 {
+		res.last = es[len(es)-1].t.Date
+	}
 	return res
 }
 
@@ -156,6 +165,9 @@ func (r *tickerRun) applySplits(d *day) {
 		if t.Action != model.Split && t.Action != model.Unsplit {
 			continue
 		}
+		if r.held.sign() <= 0 && r.pool.qty.sign() <= 0 {
+			r.splitOfNothing(t)
+		}
 		before := r.pool.qty
 		ratio := numOfDecimal(t.Ratio)
 		if t.Action == model.Split {
@@ -188,6 +200,9 @@ func (r *tickerRun) applyAdjustment(e *entry) error {
 		}
 		if r.held.sign() <= 0 {
 			return noHoldingError(t)
+		}
+		if numOfDecimal(t.Quantity).cmp(r.held) > 0 {
+			r.accumulationAboveHolding(t, e.value)
 		}
 		r.out.incomes = append(r.out.incomes, income{date: t.Date, accumulation: true, amount: e.value, tax: e.extra})
 		r.pool.cost = r.pool.cost.add(e.value)

@@ -75,15 +75,19 @@ type Source struct {
 // large ledger costs one allocation for its transactions and the collector follows nothing in
 // them but strings.
 type Transaction struct {
-	Date     Date
-	Action   Action
-	Ticker   string
-	Quantity Decimal
-	Price    Amount
-	Fees     Amount
-	Total    Amount
-	Tax      Amount
-	Ratio    Decimal
+	Date Date
+	// NoCurrency is set by the ledger readers on a BUY or SELL whose price or total was
+	// written without a currency, and so read as GBP: the engine warns when the security's
+	// other trades are in a foreign currency. It sits in what would be padding after Date.
+	NoCurrency bool
+	Action     Action
+	Ticker     string
+	Quantity   Decimal
+	Price      Amount
+	Fees       Amount
+	Total      Amount
+	Tax        Amount
+	Ratio      Decimal
 	// NewTicker is the security received in a TAKEOVER or DEMERGER.
 	NewTicker string
 	// Cost is the allowable cost carried in by SPOUSEIN and POOL.

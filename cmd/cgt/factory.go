@@ -20,7 +20,7 @@ func newFactory() *cli.Factory {
 		Version: version,
 		Exec:    execProgram,
 		Registry: func() (*registry.Registry, error) {
-			return commands.NewRegistry(&registry.Deps{ReadFile: os.ReadFile, ReadDir: registry.OSReadDir, Stdin: os.Stdin})
+			return commands.NewRegistry(&registry.Deps{ReadFile: os.ReadFile, ReadDir: registry.OSReadDir, Stdin: os.Stdin, Today: registry.LocalToday})
 		},
 		Builtins: []cli.Builtin{
 			cli.Handover("mcp", "cgt-mcp", "serve cgt's commands to AI agents over MCP on stdio (--root DIR lets them read ledger files)"),
