@@ -39,14 +39,9 @@ export default defineConfig({
           ],
         },
         {
+          // One page per broker in guides/brokers/: a new importer's page appears by itself.
           label: 'Broker imports',
-          items: [
-            { label: 'Overview', slug: 'guides/brokers' },
-            { label: 'Trading 212', slug: 'guides/brokers/trading212' },
-            { label: 'Freetrade', slug: 'guides/brokers/freetrade' },
-            { label: 'Charles Schwab', slug: 'guides/brokers/schwab' },
-            { label: 'Interactive Brokers', slug: 'guides/brokers/ibkr' },
-          ],
+          autogenerate: { directory: 'guides/brokers' },
         },
         {
           label: 'Reference',
