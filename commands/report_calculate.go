@@ -179,7 +179,7 @@ func (in income) warnings(rep *engine.Report) []string {
 		}
 		for _, ty := range rep.TaxYears {
 			if ty.DisposalCount > 0 {
-				out = append(out, "tax is null: pass taxable_income (income after allowances, e.g. taxable_income=52000, or per year taxable_income=2023:52000,2024:60000; over JSON a number or {\"2024/25\": 60000}) and, if any, basic_band_extension (gross Gift Aid and relief-at-source pension contributions) for the tax payable on each year's gains and the 2024/25 SA108 box 51 adjustment.")
+				out = append(out, "tax is null: give taxable_income (income after allowances, e.g. 52000, or per year 2023:52000,2024:60000) for the tax payable and the 2024/25 box 51 figure.")
 				break
 			}
 		}
