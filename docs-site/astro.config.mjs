@@ -47,6 +47,7 @@ export default defineConfig({
             { label: 'Charles Schwab', slug: 'guides/brokers/schwab' },
             { label: 'Interactive Brokers', slug: 'guides/brokers/ibkr' },
             { label: 'interactive investor', slug: 'guides/brokers/ii' },
+            { label: 'AJ Bell', slug: 'guides/brokers/ajbell' },
           ],
         },
         {
