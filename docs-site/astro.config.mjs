@@ -48,6 +48,7 @@ export default defineConfig({
             { label: 'Interactive Brokers', slug: 'guides/brokers/ibkr' },
             { label: 'interactive investor', slug: 'guides/brokers/ii' },
             { label: 'AJ Bell', slug: 'guides/brokers/ajbell' },
+            { label: 'Morgan Stanley / E*TRADE', slug: 'guides/brokers/morganstanley' },
           ],
         },
         {

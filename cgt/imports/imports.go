@@ -41,6 +41,7 @@ func All() []*Importer {
 		IBKRFlex,
 		II,
 		AJBell,
+		MorganStanley,
 	}
 }
 
