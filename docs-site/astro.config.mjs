@@ -49,6 +49,7 @@ export default defineConfig({
             { label: 'interactive investor', slug: 'guides/brokers/ii' },
             { label: 'AJ Bell', slug: 'guides/brokers/ajbell' },
             { label: 'Morgan Stanley / E*TRADE', slug: 'guides/brokers/morganstanley' },
+            { label: 'Revolut', slug: 'guides/brokers/revolut' },
           ],
         },
         {

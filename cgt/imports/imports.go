@@ -42,6 +42,7 @@ func All() []*Importer {
 		II,
 		AJBell,
 		MorganStanley,
+		Revolut,
 	}
 }
 
