@@ -50,6 +50,7 @@ export default defineConfig({
             { label: 'AJ Bell', slug: 'guides/brokers/ajbell' },
             { label: 'Morgan Stanley / E*TRADE', slug: 'guides/brokers/morganstanley' },
             { label: 'Revolut', slug: 'guides/brokers/revolut' },
+            { label: 'eToro', slug: 'guides/brokers/etoro' },
           ],
         },
         {

@@ -43,6 +43,7 @@ func All() []*Importer {
 		AJBell,
 		MorganStanley,
 		Revolut,
+		EToro,
 	}
 }
 
