@@ -51,6 +51,7 @@ export default defineConfig({
             { label: 'Morgan Stanley / E*TRADE', slug: 'guides/brokers/morganstanley' },
             { label: 'Revolut', slug: 'guides/brokers/revolut' },
             { label: 'eToro', slug: 'guides/brokers/etoro' },
+            { label: 'DEGIRO', slug: 'guides/brokers/degiro' },
           ],
         },
         {

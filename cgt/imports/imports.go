@@ -44,6 +44,7 @@ func All() []*Importer {
 		MorganStanley,
 		Revolut,
 		EToro,
+		Degiro,
 	}
 }
 

@@ -26,7 +26,7 @@ const (
 // appear, the last one is the decimal point. The digits are then read exactly by
 // parseNumber.
 func localNumber(s string, style commaStyle) (decimal.Decimal, bool) {
-	s = strings.TrimSpace(strings.ReplaceAll(s, "\u00a0", " "))
+	s = strings.TrimSpace(strings.NewReplacer("\u00a0", " ", "\u202f", " ").Replace(s))
 	neg := false
 	if len(s) > 2 && s[0] == '(' && s[len(s)-1] == ')' {
 		neg, s = true, strings.TrimSpace(s[1:len(s)-1])
