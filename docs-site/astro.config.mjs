@@ -52,6 +52,7 @@ export default defineConfig({
             { label: 'Revolut', slug: 'guides/brokers/revolut' },
             { label: 'eToro', slug: 'guides/brokers/etoro' },
             { label: 'DEGIRO', slug: 'guides/brokers/degiro' },
+            { label: 'InvestEngine', slug: 'guides/brokers/investengine' },
           ],
         },
         {

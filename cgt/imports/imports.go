@@ -45,6 +45,7 @@ func All() []*Importer {
 		Revolut,
 		EToro,
 		Degiro,
+		InvestEngine,
 	}
 }
 
