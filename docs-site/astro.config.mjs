@@ -53,6 +53,7 @@ export default defineConfig({
             { label: 'eToro', slug: 'guides/brokers/etoro' },
             { label: 'DEGIRO', slug: 'guides/brokers/degiro' },
             { label: 'InvestEngine', slug: 'guides/brokers/investengine' },
+            { label: 'Sharesight', slug: 'guides/brokers/sharesight' },
           ],
         },
         {

@@ -46,6 +46,7 @@ func All() []*Importer {
 		EToro,
 		Degiro,
 		InvestEngine,
+		Sharesight,
 	}
 }
 
