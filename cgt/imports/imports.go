@@ -39,6 +39,14 @@ func All() []*Importer {
 		Schwab,
 		SchwabAwards,
 		IBKRFlex,
+		II,
+		AJBell,
+		MorganStanley,
+		Revolut,
+		EToro,
+		Degiro,
+		InvestEngine,
+		Sharesight,
 	}
 }
 

@@ -1,0 +1,179 @@
+package imports
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+
+	"github.com/shopspring/decimal"
+
+	"github.com/cgt-tools/cgt/cgt/model"
+)
+
+// II reads interactive investor's transactions CSV. A security is known by its SEDOL: the
+// Symbol column may change over the years (or be n/a), so every row of one SEDOL gets the
+// ticker first seen for it. Money is written "£1,234.56" (a "$" or "€" in the file of a
+// currency account); Debit is cash paid out, Credit cash paid in.
+var II = &Importer{
+	Name:      "ii",
+	Title:     "interactive investor transactions CSV",
+	Signature: "header starting Date,Settlement Date,Symbol,Sedol with Debit,Credit columns",
+	Detect: func(c *Content) bool {
+		return headerStarts(c.Header, "Date", "Settlement Date", "Symbol", "Sedol") && headerHas(c.Header, "Debit", "Credit")
+	},
+	Read: readII,
+}
+
+// iiDates: dd/mm/yyyy (a two-digit year is accepted too).
+var iiDates = []string{"02/01/2006", "02/01/06"}
+
+type iiCols struct{ date, symbol, sedol, qty, price, desc, ref, debit, credit int }
+
+// iiCash matches a currency purchase: "1,000 U.S. DOLLARS ... S Date 01/02/24".
+var iiCash = regexp.MustCompile(`(?i)^[\d,.]+\s+(u\.?s\.?\s+dollars?|dollars?|euros?|pounds?|sterling|[a-z]{3})\b`)
+
+func readII(file string, src []byte) (*Import, error) {
+	b := newBatch(file, "ii")
+	t, err := openCSV(file, src, b, nil)
+	if err != nil {
+		return nil, err
+	}
+	var c iiCols
+	for _, f := range []struct {
+		dst  *int
+		name string
+	}{{&c.date, "Date"}, {&c.desc, "Description"}, {&c.debit, "Debit"}, {&c.credit, "Credit"}} {
+		if *f.dst, err = t.need(f.name); err != nil {
+			return nil, err
+		}
+	}
+	c.symbol, c.sedol, c.qty, c.price, c.ref = t.col("Symbol"), t.col("Sedol", "SEDOL"), t.col("Quantity"), t.col("Price"), t.col("Reference")
+	bySedol := map[string]string{} // SEDOL -> the ticker first seen for it
+	for t.next() {
+		t.iiRow(b, c, bySedol)
+	}
+	if t.err != nil {
+		return nil, t.err
+	}
+	return b.done(), nil
+}
+
+func (t *table) iiRow(b *batch, c iiCols, bySedol map[string]string) {
+	row := t.line
+	date := t.date(c.date, iiDates...)
+	desc := t.str(c.desc)
+	low := strings.ToLower(desc)
+	symbol, sedol := t.str(c.symbol), t.str(c.sedol)
+	if isEmptyCell(symbol) {
+		symbol = ""
+	}
+	if isEmptyCell(sedol) {
+		sedol = ""
+	}
+	qty, hasQty := t.decOK(c.qty, moneyNumber)
+	price, _ := t.decOK(c.price, moneyNumber)
+	debit, _ := t.decOK(c.debit, moneyNumber)
+	credit, _ := t.decOK(c.credit, moneyNumber)
+	if t.err != nil {
+		return
+	}
+	ccy := model.GBP
+	for _, s := range []string{t.str(c.debit), t.str(c.credit), t.str(c.price)} {
+		if sign := moneySign(s); sign != "" {
+			ccy = sign
+			break
+		}
+	}
+	debit, credit = debit.Abs(), credit.Abs()
+	tk := ticker(symbol, sedol)
+	if sedol != "" {
+		if first, ok := bySedol[sedol]; ok && first != tk {
+			if tk != "" {
+				b.warnf("%s row %d: SEDOL %s is written %s here and %s on an earlier row: both are read as %s (one security)", t.file, row, sedol, tk, first, first)
+			}
+			tk = first
+		} else if !ok && tk != "" {
+			bySedol[sedol] = tk
+		}
+	}
+	security := tk != ""
+	base := model.Transaction{Date: date, Ticker: tk, Name: iiName(desc), BrokerRef: iiRef(t.str(c.ref))}
+	switch {
+	case security && (strings.HasPrefix(low, "div ") || low == "div" || strings.HasPrefix(low, "dividend")):
+		if credit.Sign() <= 0 {
+			b.warn(row, "dividend", "dividend row for "+tk+" without a credit (a reversal?)", "if a dividend was reversed, remove or correct its DIVIDEND line by hand")
+			return
+		}
+		tx := base
+		tx.Action, tx.Total = model.Dividend, amount(credit, ccy)
+		b.dividend(row, tk+"|"+date.String(), tx)
+	case security && hasQty && qty.Sign() != 0:
+		t.iiTrade(b, row, base, qty.Abs(), price, debit, credit, ccy)
+	case security:
+		b.warn(row, "unknown", fmt.Sprintf("%q for %s is not a row cgt knows", clip(desc, 60), tk),
+			"if it changed your holding or its cost (a corporate action, a return of capital), add the ledger line by hand")
+	case strings.Contains(low, "interest"):
+		b.skip(row, "interest", desc+": interest is income, not a capital transaction")
+	case strings.Contains(low, "fee") || strings.Contains(low, "charge") || strings.Contains(low, "subscription"):
+		b.skip(row, "fee", desc+": an account fee, not a cost of a trade")
+	case iiCash.MatchString(desc):
+		b.skip(row, "fx_conversion", "currency bought or sold between cash balances: "+desc)
+	case credit.Sign() > 0:
+		b.skip(row, "deposit", "cash paid in: "+desc)
+	case debit.Sign() > 0:
+		b.skip(row, "withdrawal", "cash paid out: "+desc)
+	default:
+		b.skip(row, "statement", "no cash or shares moved: "+desc)
+	}
+}
+
+// iiTrade converts a deal: a debit is a purchase, a credit a sale. The cash includes the
+// commission and stamp duty, which ii does not itemise: when quantity × price is a whole
+// number of pence the difference is the costs, otherwise the cash is the total.
+func (t *table) iiTrade(b *batch, row int, tx model.Transaction, qty, price, debit, credit decimal.Decimal, ccy string) {
+	switch {
+	case debit.Sign() > 0 && credit.IsZero():
+		tx.Action = model.Buy
+	case credit.Sign() > 0 && debit.IsZero():
+		tx.Action = model.Sell
+	default:
+		b.warn(row, "transfer", fmt.Sprintf("%s shares of %s moved without cash (a transfer or corporate action)", qty, tx.Ticker),
+			"if these shares came from another of your accounts they are already in your ledger; otherwise add the BUY, SPLIT or other line that fits, with its cost")
+		return
+	}
+	cash := debit.Add(credit)
+	total, costs, _ := splitCosts(tx.Action == model.Buy, qty, price, cash)
+	tx.Quantity, tx.Total = num(qty), amount(total, ccy)
+	if costs.Sign() > 0 {
+		tx.Fees = amount(costs, ccy)
+	}
+	b.add(row, tx)
+}
+
+// iiName is the security's name from a description: "2000 BARCLAYS PLC  Del 2.09 S Date
+// 13/06/24" and "Div BARCLAYS PLC" both give "BARCLAYS PLC".
+func iiName(desc string) string {
+	s := strings.TrimSpace(desc)
+	if len(s) > 4 && strings.EqualFold(s[:4], "div ") {
+		return strings.TrimSpace(s[4:])
+	}
+	if i := strings.IndexByte(s, ' '); i > 0 {
+		if _, ok := parseNumber(s[:i], moneyNumber); ok {
+			s = s[i+1:]
+		}
+	}
+	if loc := iiDel.FindStringIndex(s); loc != nil {
+		s = s[:loc[0]]
+	}
+	return strings.Join(strings.Fields(s), " ")
+}
+
+// iiDel finds where the deal details start in a description: "  Del 2.09 S Date ...".
+var iiDel = regexp.MustCompile(`\s+(Del|S Date)(\s|$)`)
+
+func iiRef(s string) string {
+	if isEmptyCell(s) {
+		return ""
+	}
+	return s
+}
