@@ -153,7 +153,7 @@ type Import struct {
 // Report accounts for every data row of one file: Rows = Imported + len(Skipped).
 type Report struct {
 	File     string `json:"file" jsonschema_description:"The file read." record:"entity"`
-	Broker   string `json:"broker" jsonschema_description:"The format detected or forced: trading212, ibkr-flex, ibkr-activity, ibkr-history, schwab, schwab-awards, freetrade, hl, vanguard."`
+	Broker   string `json:"broker" jsonschema_description:"The format detected or forced: one of the importers' names (transactions.import lists them in its broker argument)."`
 	Account  string `json:"account,omitempty" jsonschema_description:"The account label given to its transactions, when there is one."`
 	Rows     int    `json:"rows" jsonschema_description:"Data rows in the file (trades, income, cash movements, corporate actions, statement entries); headers, blank lines and totals are not rows."`
 	Imported int    `json:"imported" jsonschema_description:"Rows converted into transactions (a row folded into another's transaction, such as a fee or a withholding, counts here)."`

@@ -141,11 +141,14 @@ func (t *table) next() bool {
 		t.rec = rec
 		t.b.seen()
 		if len(rec) < t.needed {
-			t.err = &model.Error{Code: model.CodeParse, File: t.file, Line: t.line, Column: len(rec) + 1,
+			e := &model.Error{Code: model.CodeParse, File: t.file, Line: t.line, Column: len(rec) + 1,
 				Value:   clip(strings.Join(rec, ","), 200),
 				Message: fmt.Sprintf("%s row %d has %d fields but the header has %d: the row is cut short", t.file, t.line, len(rec), len(t.header)),
-				Hint:    "Export the file again; a file cut off part-way or edited by hand loses fields.",
-				Context: map[string]any{"field": t.header[len(rec)]}}
+				Hint:    "Export the file again; a file cut off part-way or edited by hand loses fields."}
+			if len(rec) < len(t.header) { // the first missing column, when the header names it
+				e.Context = map[string]any{"field": t.header[len(rec)]}
+			}
+			t.err = e
 			return false
 		}
 		return true
