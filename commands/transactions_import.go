@@ -17,7 +17,7 @@ import (
 // TransactionsImportArgs are the arguments of transactions.import.
 type TransactionsImportArgs struct {
 	Path    []string `json:"path" jsonschema:"required,minItems=1" jsonschema_description:"Broker export files to convert (several are combined; - is standard input in the CLI). The format is recognised from each file's content." cgt:"pos=0,alias=file,alias=files"`
-	Broker  string   `json:"broker,omitempty" jsonschema_description:"Force the format instead of detecting it: auto (the default), trading212, ibkr-flex, ibkr-activity, ibkr-history, schwab, schwab-awards, freetrade, hl, vanguard." cgt:"alias=format"`
+	Broker  BrokerName `json:"broker,omitempty" jsonschema_description:"Force the format instead of detecting it: auto (the default) or an importer's name." cgt:"alias=format"`
 	Account string   `json:"account,omitempty" jsonschema_description:"Account label given to every imported transaction (an ISA, say), overriding any account the file names."`
 }
 
@@ -47,7 +47,7 @@ var TransactionsImport = registry.NewCommand(registry.Meta{
 	Name:        "transactions.import",
 	MCPName:     "import_transactions",
 	Summary:     "Convert broker export files into ledger transactions, every row accounted for",
-	Description: "Reads broker exports (Trading 212, Interactive Brokers Flex Query / Activity Statement / Transaction History, Charles Schwab transactions and Equity Awards, Freetrade, Hargreaves Lansdown, Vanguard UK), recognised from their content, and converts trades, dividends and splits into ledger transactions. Every data row is accounted for in imports[]: imported, or skipped with its type (deposit, withdrawal, interest, fx_conversion, fee...) and reason; a row that could change a gain and cannot be converted is also a warning saying what to add by hand. With a GBP account (Trading 212, Freetrade) the sterling actually debited or credited is the consideration and conversion fees are costs; foreign-currency accounts (IBKR, Schwab) keep their foreign amounts. --output text prints an editable ledger (`--out 2024.cgt`). Every ledger-reading command also accepts these files directly.",
+	Description: "Reads broker exports (the formats of the broker argument: Trading 212, Interactive Brokers, Charles Schwab, Freetrade, interactive investor, AJ Bell, DEGIRO, eToro, Revolut and more), recognised from their content, and converts trades, dividends and splits into ledger transactions. Every data row is accounted for in imports[]: imported, or skipped with its type (deposit, withdrawal, interest, fx_conversion, fee...) and reason; a row that could change a gain and cannot be converted is also a warning saying what to add by hand. With a GBP account (Trading 212, Freetrade) the sterling actually debited or credited is the consideration and conversion fees are costs; foreign-currency accounts (IBKR, Schwab) keep their foreign amounts. --output text prints an editable ledger (`--out 2024.cgt`). Every ledger-reading command also accepts these files directly.",
 	Usage:       "cgt transactions.import FILE... [broker=auto|NAME] [account=LABEL] [--output text --out LEDGER.cgt]",
 	Examples: []registry.Example{
 		{Description: "Import a Trading 212 history export", Args: []string{"cgt/imports/testdata/trading212/kapji_2024_transactions.csv"}},
@@ -72,7 +72,7 @@ func transactionsImport(_ context.Context, deps *registry.Deps, a TransactionsIm
 	if err != nil {
 		return TransactionsImportResult{}, nil, err
 	}
-	opts := imports.Options{Broker: a.Broker, Account: a.Account}
+	opts := imports.Options{Broker: string(a.Broker), Account: a.Account}
 	imps := make([]*imports.Import, 0, len(inputs))
 	for _, in := range inputs {
 		imp, err := imports.Read(in.File, in.Content, opts)
@@ -145,3 +145,16 @@ func (r TransactionsImportResult) WriteText(w io.Writer, warnings []string) erro
 }
 
 func oneLine(s string) string { return strings.NewReplacer("\r", " ", "\n", " ").Replace(s) }
+
+// BrokerName is the broker argument: auto, or an importer's name. Its schema lists the names
+// of the importers registered in cgt/imports, so the published list cannot go stale.
+type BrokerName string
+
+// SchemaMap is the argument's schema: a string, one of auto and the importers' names.
+func (BrokerName) SchemaMap() map[string]any {
+	enum := []any{"auto"}
+	for _, n := range imports.Names() {
+		enum = append(enum, n)
+	}
+	return map[string]any{"type": "string", "enum": enum}
+}
