@@ -39,6 +39,7 @@ func All() []*Importer {
 		Schwab,
 		SchwabAwards,
 		IBKRFlex,
+		IBKRHistory,
 	}
 }
 
