@@ -46,6 +46,7 @@ export default defineConfig({
             { label: 'Freetrade', slug: 'guides/brokers/freetrade' },
             { label: 'Charles Schwab', slug: 'guides/brokers/schwab' },
             { label: 'Interactive Brokers', slug: 'guides/brokers/ibkr' },
+            { label: 'IBKR Activity Statement', slug: 'guides/brokers/ibkr-activity' },
             { label: 'IBKR Transaction History', slug: 'guides/brokers/ibkr-history' },
           ],
         },

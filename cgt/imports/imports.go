@@ -40,6 +40,7 @@ func All() []*Importer {
 		SchwabAwards,
 		IBKRFlex,
 		IBKRHistory,
+		IBKRActivity,
 	}
 }
 
