@@ -47,6 +47,7 @@ export default defineConfig({
             { label: 'Charles Schwab', slug: 'guides/brokers/schwab' },
             { label: 'Interactive Brokers', slug: 'guides/brokers/ibkr' },
             { label: 'IBKR Activity Statement', slug: 'guides/brokers/ibkr-activity' },
+            { label: 'Hargreaves Lansdown', slug: 'guides/brokers/hl' },
             { label: 'IBKR Transaction History', slug: 'guides/brokers/ibkr-history' },
           ],
         },

@@ -41,6 +41,7 @@ func All() []*Importer {
 		IBKRFlex,
 		IBKRHistory,
 		IBKRActivity,
+		HL,
 	}
 }
 
