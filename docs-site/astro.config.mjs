@@ -48,6 +48,7 @@ export default defineConfig({
             { label: 'Interactive Brokers', slug: 'guides/brokers/ibkr' },
             { label: 'IBKR Activity Statement', slug: 'guides/brokers/ibkr-activity' },
             { label: 'Hargreaves Lansdown', slug: 'guides/brokers/hl' },
+            { label: 'Vanguard Investor', slug: 'guides/brokers/vanguard' },
             { label: 'IBKR Transaction History', slug: 'guides/brokers/ibkr-history' },
           ],
         },

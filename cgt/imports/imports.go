@@ -42,6 +42,7 @@ func All() []*Importer {
 		IBKRHistory,
 		IBKRActivity,
 		HL,
+		Vanguard,
 	}
 }
 
