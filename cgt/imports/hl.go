@@ -60,11 +60,15 @@ func readHL(file string, src []byte) (*Import, error) {
 			return nil, err
 		}
 	}
-	cost, qty, value = t.col("Unit cost (p)"), t.col("Quantity"), -1
+	// "Value (£)" and "Unit cost (p)" are found by how they begin: the £ may have been
+	// re-encoded on the way.
+	cost, value = -1, -1
 	for i, h := range t.header {
-		if hasPrefixFold(h, "Value") {
+		switch {
+		case value < 0 && hasPrefixFold(h, "Value"):
 			value = i
-			break
+		case cost < 0 && hasPrefixFold(h, "Unit cost"):
+			cost = i
 		}
 	}
 	if value < 0 {
@@ -72,9 +76,8 @@ func readHL(file string, src []byte) (*Import, error) {
 		return nil, err
 	}
 	if cost < 0 {
-		if cost, err = t.need("Unit cost (p)"); err != nil {
-			return nil, err
-		}
+		_, err = t.need("Unit cost (p)")
+		return nil, err
 	}
 	if qty, err = t.need("Quantity"); err != nil {
 		return nil, err
