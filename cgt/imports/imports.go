@@ -47,6 +47,10 @@ func All() []*Importer {
 		Degiro,
 		InvestEngine,
 		Sharesight,
+		IBKRHistory,
+		IBKRActivity,
+		HL,
+		Vanguard,
 	}
 }
 

@@ -1,0 +1,218 @@
+package imports
+
+import (
+	"fmt"
+	"hash/fnv"
+	"regexp"
+	"strings"
+
+	"github.com/cgt-tools/cgt/cgt/model"
+)
+
+// HL reads the Hargreaves Lansdown "Transaction Summary" CSV of a Fund & Share Account: a
+// preamble (client name and number, valuation time), then Trade date, Settle date, Reference,
+// Description, Unit cost (p), Quantity, Value (£). Written in Windows-1252.
+var HL = &Importer{
+	Name:      "hl",
+	Title:     "Hargreaves Lansdown Transaction Summary CSV",
+	Signature: `a header line "Trade date,Settle date,Reference,Description,Unit cost (p),Quantity,Value (£)" after the report's preamble`,
+	Detect: func(c *Content) bool {
+		for _, l := range c.Lines {
+			if hlHeader(splitHeader(l)) {
+				return true
+			}
+		}
+		return false
+	},
+	Read: readHL,
+}
+
+func hlHeader(f []string) bool {
+	return len(f) >= 5 && strings.EqualFold(f[0], "Trade date") && strings.EqualFold(f[1], "Settle date") &&
+		strings.EqualFold(f[2], "Reference") && strings.EqualFold(f[3], "Description") && hasPrefixFold(f[4], "Unit cost")
+}
+
+// hlDates: dd/mm/yyyy.
+var hlDates = []string{"02/01/2006", "2/1/2006", "02-01-2006"}
+
+// hlTrade reads "Vanguard FTSE Developed World UCITS ETF 4563 @  3287.199": the security's
+// name before the quantity and the unit cost.
+var hlTrade = regexp.MustCompile(`^(.*?)\s+[0-9][0-9,]*(?:\.[0-9]+)?\s*@\s*[0-9][0-9,]*(?:\.[0-9]+)?\s*$`)
+
+// hlRef is a dealing reference: B (bought) or S (sold) and digits.
+var hlRef = regexp.MustCompile(`^([BS])[0-9]+$`)
+
+func readHL(file string, src []byte) (*Import, error) {
+	b := newBatch(file, "hl")
+	t, err := openCSV(file, src, b, hlHeader)
+	if err != nil {
+		if e := delimitedHeader(file, src, hlHeader); e != nil {
+			return nil, e
+		}
+		return nil, err
+	}
+	var date, ref, desc, cost, qty, value int
+	for _, f := range []struct {
+		dst  *int
+		name string
+	}{{&date, "Trade date"}, {&ref, "Reference"}, {&desc, "Description"}} {
+		if *f.dst, err = t.need(f.name); err != nil {
+			return nil, err
+		}
+	}
+	// "Value (£)" and "Unit cost (p)" are found by how they begin: the £ may have been
+	// re-encoded on the way.
+	cost, value = -1, -1
+	for i, h := range t.header {
+		switch {
+		case value < 0 && hasPrefixFold(h, "Value"):
+			value = i
+		case cost < 0 && hasPrefixFold(h, "Unit cost"):
+			cost = i
+		}
+	}
+	if value < 0 {
+		_, err = t.need("Value (£)")
+		return nil, err
+	}
+	if cost < 0 {
+		_, err = t.need("Unit cost (p)")
+		return nil, err
+	}
+	if qty, err = t.need("Quantity"); err != nil {
+		return nil, err
+	}
+	t.needed = max(t.needed, value+1)
+	for t.next() {
+		t.hlRow(b, date, ref, desc, cost, qty, value)
+	}
+	if t.err != nil {
+		return nil, t.err
+	}
+	return b.done(), nil
+}
+
+func (t *table) hlRow(b *batch, dateC, refC, descC, costC, qtyC, valueC int) {
+	row := t.line
+	date := t.date(dateC, hlDates...)
+	ref := t.str(refC)
+	desc := t.str(descC)
+	val := t.money(valueC)
+	t.decOK(costC, moneyNumber) // read to catch a damaged file; the sterling value is the consideration
+	qty, hasQty := t.decOK(qtyC, moneyNumber)
+	if t.err != nil {
+		return
+	}
+	up := strings.ToUpper(ref)
+	if m := hlRef.FindStringSubmatch(up); m != nil {
+		action := model.Buy
+		if m[1] == "S" {
+			action = model.Sell
+		}
+		name := desc
+		if mm := hlTrade.FindStringSubmatch(desc); mm != nil {
+			name = mm[1]
+		}
+		if !hasQty || qty.Sign() <= 0 || val.IsZero() || name == "" {
+			b.warn(row, "trade", fmt.Sprintf("deal %s (%s) without a quantity or value", ref, desc), "add the "+string(action)+" line by hand")
+			return
+		}
+		// Value (£) is the sterling that moved: for a purchase the consideration with the
+		// dealing charge and stamp duty, which HL does not itemise; for a sale the proceeds
+		// net of the charge.
+		b.add(row, model.Transaction{Date: date, Action: action, Ticker: tickerFromFundName(name), Quantity: num(qty),
+			Total: amount(val.Abs(), model.GBP), Name: name, BrokerRef: ref})
+		return
+	}
+	lowDesc := strings.ToLower(desc)
+	switch {
+	case up == "INTEREST" || strings.HasPrefix(lowDesc, "interest"):
+		b.skip(row, "interest", desc+": interest is income, not a capital transaction")
+	case strings.Contains(up, "FEE") || strings.Contains(lowDesc, "fee") || strings.Contains(lowDesc, "charge"):
+		b.skip(row, "fee", desc+": an account fee, not a cost of a trade")
+	case up == "FPC" || strings.Contains(lowDesc, "receipt"):
+		b.skip(row, "deposit", desc)
+	case up == "FPD" || strings.Contains(lowDesc, "payment to"):
+		b.skip(row, "withdrawal", desc)
+	case strings.HasPrefix(up, "TRANSFER") || strings.Contains(lowDesc, "transfer"):
+		b.skip(row, "transfer", desc+": cash moved between your own accounts")
+	case hasQty && !qty.IsZero():
+		b.warn(row, "unknown", fmt.Sprintf("reference %q (%s) moved %s units and is not one cgt knows", ref, desc, qty),
+			"add the ledger line it stands for (a BUY, SELL, SPLIT or corporate action) by hand")
+	default:
+		b.warn(row, "cash", fmt.Sprintf("reference %q (%s) is a cash movement cgt does not know", ref, desc),
+			"if it was a dividend, a capital return or cash from a corporate action, add that line by hand")
+	}
+}
+
+// tickerFromFundName makes a ledger ticker from a security's name, for exports that give no
+// symbol: a "(TICKER)" at its end, else the name's words joined by '.' ("Vanguard FTSE
+// Developed World UCITS ETF" is VANGUARD.FTSE.DEVELOPED.WORLD.UCITS.ETF). A name longer than
+// a ticker may be keeps its first 27 characters and a '-' with four hexadecimal digits of the
+// whole name, so two long names that begin alike stay two securities.
+func tickerFromFundName(name string) string {
+	name = strings.TrimSpace(name)
+	if open := strings.LastIndex(name, "("); open > 0 && strings.HasSuffix(name, ")") {
+		inner := strings.TrimSpace(name[open+1 : len(name)-1])
+		if hlSymbolLike(inner) {
+			return ticker(inner, "")
+		}
+	}
+	var bld strings.Builder
+	for _, r := range strings.ToUpper(name) {
+		switch {
+		case r >= 'A' && r <= 'Z', r >= '0' && r <= '9':
+			bld.WriteRune(r)
+		case r == '&' || r == '%' || r == '\'' || r == '’':
+			// part of a word: "L&G", "60%", "Investors'"
+		default:
+			if bld.Len() > 0 && !strings.HasSuffix(bld.String(), ".") {
+				bld.WriteByte('.')
+			}
+		}
+	}
+	s := strings.TrimRight(bld.String(), ".")
+	if len(s) <= 32 {
+		return s
+	}
+	h := fnv.New32a()
+	h.Write([]byte(s))
+	return strings.TrimRight(s[:27], ".") + fmt.Sprintf("-%04X", h.Sum32()&0xffff)
+}
+
+// hlSymbolLike reports a bracketed exchange symbol written in capitals ("VWRL", "BRK.B"), not
+// a share class ("Accumulation", "ACC").
+func hlSymbolLike(s string) bool {
+	if s == "" || len(s) > 10 {
+		return false
+	}
+	switch s {
+	case "ACC", "INC", "DIST", "GBP", "USD", "EUR", "GBX", "ETF":
+		return false
+	}
+	for _, r := range s {
+		if !(r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '.' || r == ':' || r == '-') {
+			return false
+		}
+	}
+	return true
+}
+
+// delimitedHeader finds a header line, in a report with a preamble, that is separated by
+// semicolons or tabs instead of commas: the error to give instead of "no header".
+func delimitedHeader(file string, src []byte, isHeader func([]string) bool) error {
+	for i, line := range strings.Split(string(decodeText(src)), "\n") {
+		for _, sep := range []string{";", "\t"} {
+			f := strings.Split(strings.TrimRight(line, "\r"), sep)
+			for j := range f {
+				f[j] = strings.TrimSpace(strings.Trim(strings.TrimSpace(f[j]), `"`))
+			}
+			if len(f) > 2 && isHeader(f) {
+				return &model.Error{Code: model.CodeParse, File: file, Line: i + 1, Column: 1, Value: clip(line, 120),
+					Message: fmt.Sprintf("%s is separated by %s, not commas", file, otherDelimiter(line)),
+					Hint:    "Download the file again from the broker (its CSV is comma-separated), or save it from the spreadsheet as CSV with commas."}
+			}
+		}
+	}
+	return nil
+}
