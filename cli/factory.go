@@ -22,6 +22,9 @@ type Factory struct {
 	Builtins []Builtin
 	// Version is printed by `cgt version`.
 	Version string
+	// IsTerminal reports whether standard output is a terminal (a person reading), which makes
+	// text the default output; nil means it is not.
+	IsTerminal func() bool
 	// Exec replaces the process with another program (syscall.Exec); nil runs it as a child
 	// with the streams above, which is what tests and other embedders get.
 	Exec func(path string, argv, env []string) error

@@ -53,6 +53,7 @@ func Run(f *Factory, argv []string) int {
 	}
 	cmd, ok := reg.Lookup(name)
 	opts, rest, uerr := splitOptions(argv[1:])
+	opts = f.defaultOutput(opts)
 	if !ok {
 		res := reg.Execute(context.Background(), name, nil)
 		return emit(f, opts, nil, res)
@@ -69,6 +70,19 @@ func Run(f *Factory, argv []string) int {
 	}
 	res, sh := reg.Run(context.Background(), cmd, args, nil)
 	return emit(f, opts.merge(sh), cmd, res)
+}
+
+// defaultOutput fills in the output format when none was asked for: text for a person at a
+// terminal, JSON when the output goes to a program (a pipe) or to a file (--out).
+func (f *Factory) defaultOutput(o Options) Options {
+	if o.Output != "" {
+		return o
+	}
+	o.Output = "json"
+	if o.Out == "" && f.IsTerminal != nil && f.IsTerminal() {
+		o.Output = "text"
+	}
+	return o
 }
 
 // merge takes the shaping arguments given as ordinary arguments (output=compact,
@@ -101,7 +115,7 @@ func (f *Factory) builtin(name string) (Builtin, bool) {
 // splitOptions removes the front-end flags from the words after the command, wherever they
 // stand, and returns the rest for the command's own binder.
 func splitOptions(words []string) (Options, []string, *envelope.Error) {
-	opts := Options{Output: "json"}
+	var opts Options // Output "" until defaultOutput decides
 	var rest []string
 	for i := 0; i < len(words); i++ {
 		w := words[i]
@@ -175,7 +189,7 @@ func emit(f *Factory, opts Options, cmd registry.Command, res envelope.Result) i
 		fmt.Fprint(f.Stdout, records.RenderErrorAs(opts.Output, "", string(bad.Code), bad.Message+" ("+bad.Hint+")", nil, res.Warnings))
 		return exitCode(res)
 	}
-	fmt.Fprint(f.Stdout, renderFailure(opts, res))
+	fmt.Fprint(failureStream(f, opts), renderFailure(opts, res))
 	return exitCode(res)
 }
 
@@ -222,7 +236,7 @@ func stream(f *Factory, opts Options, res envelope.Result, write func(io.Writer)
 	}
 	if err := atomicfile.WriteFunc(opts.Out, 0o644, write); err != nil {
 		fail := outFailure(opts, err, res.Warnings)
-		fmt.Fprint(f.Stdout, renderFailure(opts, fail))
+		fmt.Fprint(failureStream(f, opts), renderFailure(opts, fail))
 		return exitCode(fail)
 	}
 	fmt.Fprintf(f.Stderr, "Written to: %s\n", opts.Out)
@@ -241,12 +255,22 @@ func exitCode(res envelope.Result) int {
 	return res.Error.Code.ExitCode()
 }
 
+// failureStream is where a failure is written: standard error for the formats people read
+// (text, html), so that nothing but the report reaches a file or a page; standard output for
+// the machine formats, whose readers expect the error in the same stream as a result.
+func failureStream(f *Factory, opts Options) io.Writer {
+	if opts.Output == "text" || opts.Output == "html" {
+		return f.Stderr
+	}
+	return f.Stdout
+}
+
 // renderFailure renders a failed result in the chosen format.
 func renderFailure(opts Options, res envelope.Result) string {
 	switch opts.Output {
 	case "json":
 		return string(envelope.MarshalIndent(res))
-	case "text":
+	case "text", "html":
 		return textError(res)
 	}
 	return records.RenderErrorAs(opts.Output, "", string(res.Error.Code), res.Error.Message, nil, res.Warnings)

@@ -21,13 +21,13 @@ func TestSplitOptions(t *testing.T) {
 		opts Options
 		rest []string
 	}{
-		{"defaults", []string{"a.cgt"}, Options{Output: "json"}, []string{"a.cgt"}},
+		{"defaults", []string{"a.cgt"}, Options{}, []string{"a.cgt"}},
 		{"anywhere", []string{"--output", "compact", "a.cgt", "year=2024", "--fields=gain,proceeds"},
 			Options{Output: "compact", Fields: []string{"gain", "proceeds"}}, []string{"a.cgt", "year=2024"}},
 		{"limits", []string{"-o", "schema", "--max-records", "5", "--max-chars=900", "x"},
 			Options{Output: "schema", MaxRecords: 5, MaxChars: 900}, []string{"x"}},
-		{"out_and_help", []string{"--out", "r.json", "--help"}, Options{Output: "json", Out: "r.json", Help: true}, nil},
-		{"command_flags_pass_through", []string{"--year", "2024", "--json", "{}"}, Options{Output: "json"}, []string{"--year", "2024", "--json", "{}"}},
+		{"out_and_help", []string{"--out", "r.json", "--help"}, Options{Out: "r.json", Help: true}, nil},
+		{"command_flags_pass_through", []string{"--year", "2024", "--json", "{}"}, Options{}, []string{"--year", "2024", "--json", "{}"}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -125,4 +125,42 @@ func TestEmitOut(t *testing.T) {
 			t.Errorf("exit %d, stderr %s", code, stderr.String())
 		}
 	})
+}
+
+// A person at a terminal gets text unless they ask otherwise; a pipe or --out gets JSON.
+func TestDefaultOutputFollowsTheTerminal(t *testing.T) {
+	yes, no := func() bool { return true }, func() bool { return false }
+	cases := []struct {
+		name     string
+		terminal func() bool
+		opts     Options
+		want     string
+	}{
+		{"terminal_gets_text", yes, Options{}, "text"},
+		{"pipe_gets_json", no, Options{}, "json"},
+		{"unknown_gets_json", nil, Options{}, "json"},
+		{"out_file_gets_json", yes, Options{Out: "r.json"}, "json"},
+		{"asked_for_wins", yes, Options{Output: "compact"}, "compact"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			f := &Factory{IsTerminal: tc.terminal}
+			if got := f.defaultOutput(tc.opts).Output; got != tc.want {
+				t.Errorf("output %q, want %q", got, tc.want)
+			}
+		})
+	}
+}
+
+// In the formats people read, an error goes to standard error and nothing to standard output.
+func TestTextErrorsGoToStderr(t *testing.T) {
+	bad := envelope.Failure(envelope.New(envelope.ParseError, "line 2: nope", "fix it"), []string{"w"})
+	for _, format := range []string{"text", "html"} {
+		var stdout, stderr bytes.Buffer
+		code := emit(&Factory{Stdout: &stdout, Stderr: &stderr}, Options{Output: format}, nil, bad)
+		if code != 1 || stdout.Len() != 0 || !strings.Contains(stderr.String(), "error (parse_error): line 2: nope") ||
+			!strings.Contains(stderr.String(), "warning: w") {
+			t.Errorf("%s: exit %d, stdout %q, stderr %q", format, code, stdout.String(), stderr.String())
+		}
+	}
 }

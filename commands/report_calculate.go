@@ -3,6 +3,7 @@ package commands
 import (
 	"context"
 	"fmt"
+	"io"
 	"strings"
 
 	"github.com/shopspring/decimal"
@@ -13,6 +14,7 @@ import (
 	"github.com/cgt-tools/cgt/cgt/taxyear"
 	"github.com/cgt-tools/cgt/envelope"
 	"github.com/cgt-tools/cgt/registry"
+	"github.com/cgt-tools/cgt/reportview"
 )
 
 // ReportCalculateArgs are the arguments of report.calculate.
@@ -39,6 +41,11 @@ const (
 type ReportResult struct {
 	*engine.Report
 	ledger string
+}
+
+// WriteText is the report for the person filing (--output text).
+func (r ReportResult) WriteText(w io.Writer, warnings []string) error {
+	return reportview.Text(w, r.Report, r.ledger, warnings)
 }
 
 // RecordEntity names the report's own records: the ledger.
@@ -179,7 +186,7 @@ func (in income) warnings(rep *engine.Report) []string {
 		}
 		for _, ty := range rep.TaxYears {
 			if ty.DisposalCount > 0 {
-				out = append(out, "tax is null: give taxable_income (income after allowances, e.g. 52000, or per year 2023:52000,2024:60000) for the tax payable and the 2024/25 box 51 figure.")
+				out = append(out, "tax payable not worked out: give taxable_income (income after allowances, e.g. 52000, or per year 2023:52000,2024:60000) for the tax payable and the 2024/25 box 51 figure.")
 				break
 			}
 		}

@@ -19,6 +19,10 @@ func newFactory() *cli.Factory {
 		Getenv:  os.Getenv,
 		Version: version,
 		Exec:    execProgram,
+		IsTerminal: func() bool {
+			st, err := os.Stdout.Stat()
+			return err == nil && st.Mode()&os.ModeCharDevice != 0
+		},
 		Registry: func() (*registry.Registry, error) {
 			return commands.NewRegistry(&registry.Deps{ReadFile: os.ReadFile, ReadDir: registry.OSReadDir, Stdin: os.Stdin, Today: registry.LocalToday})
 		},
