@@ -16,9 +16,9 @@ import (
 
 // TransactionsImportArgs are the arguments of transactions.import.
 type TransactionsImportArgs struct {
-	Path    []string `json:"path" jsonschema:"required,minItems=1" jsonschema_description:"Broker export files to convert (several are combined; - is standard input in the CLI). The format is recognised from each file's content." cgt:"pos=0,alias=file,alias=files"`
+	Path    []string   `json:"path" jsonschema:"required,minItems=1" jsonschema_description:"Broker export files to convert (several are combined; - is standard input in the CLI). The format is recognised from each file's content." cgt:"pos=0,alias=file,alias=files"`
 	Broker  BrokerName `json:"broker,omitempty" jsonschema_description:"Force the format instead of detecting it: auto (the default) or an importer's name." cgt:"alias=format"`
-	Account string   `json:"account,omitempty" jsonschema_description:"Account label given to every imported transaction (an ISA, say), overriding any account the file names."`
+	Account string     `json:"account,omitempty" jsonschema_description:"Account label given to every imported transaction (an ISA, say), overriding any account the file names."`
 }
 
 // TransactionsImportResult is the imported ledger and the account of every file's rows.
