@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"strconv"
@@ -180,6 +181,9 @@ func (o *Options) set(key, val string) *envelope.Error {
 // emit writes the result to stdout (or --out) and returns the exit code. A successful result
 // is written as it is rendered (see stream); a failure is rendered whole.
 func emit(f *Factory, opts Options, cmd registry.Command, res envelope.Result) int {
+	if _, page := res.Data.(records.HTMLer); res.OK && opts.Output == "html" && !page {
+		res = envelope.Failure(envelope.New(envelope.UsageError, errNoHTML.Error(), "Write --output text for people, or json for programs."), res.Warnings)
+	}
 	if res.OK {
 		bad := unknownFields(opts, res)
 		if bad == nil {
@@ -213,6 +217,11 @@ func writer(opts Options, res envelope.Result) func(io.Writer) error {
 	switch opts.Output {
 	case "json":
 		return func(w io.Writer) error { return envelope.WriteIndent(w, res) }
+	case "html":
+		if h, ok := res.Data.(records.HTMLer); ok {
+			return func(w io.Writer) error { return h.WriteHTML(w, res.Warnings) }
+		}
+		return func(io.Writer) error { return errNoHTML } // emit refuses html before this
 	case "text":
 		if t, ok := res.Data.(records.Texter); ok {
 			return func(w io.Writer) error { return t.WriteText(w, res.Warnings) }
@@ -222,6 +231,9 @@ func writer(opts Options, res envelope.Result) func(io.Writer) error {
 	ro := records.Options{Fields: opts.Fields, MaxRecords: opts.MaxRecords, MaxChars: opts.MaxChars}
 	return func(w io.Writer) error { return records.Write(w, opts.Output, recs, res.Warnings, ro) }
 }
+
+// errNoHTML is the failure of --output html for a result that has no page.
+var errNoHTML = errors.New("--output html is the report of report.calculate; use --output text or json for this command")
 
 // stream writes a successful result to stdout or, atomically, to --out as it is rendered
 // rather than building the whole text first: a large report runs to hundreds of megabytes

@@ -48,6 +48,11 @@ func (r ReportResult) WriteText(w io.Writer, warnings []string) error {
 	return reportview.Text(w, r.Report, r.ledger, warnings)
 }
 
+// WriteHTML is the report as one self-contained page (--output html).
+func (r ReportResult) WriteHTML(w io.Writer, warnings []string) error {
+	return reportview.HTML(w, r.Report, r.ledger, warnings)
+}
+
 // RecordEntity names the report's own records: the ledger.
 func (r ReportResult) RecordEntity() string { return r.ledger }
 

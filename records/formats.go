@@ -20,6 +20,7 @@ var OutputFormats = []OutputFormat{
 	{"records", true, true, "JSON Lines: one Record object per line with a stable chunk id (entity:kind:timestamp-or-period:source), for retrieval pipelines.",
 		"Parse each line as JSON; ids are unique within one output and the same on every run."},
 	{"text", false, false, "The human report: tables with £ and thousands separators, for people at a terminal.", "Not for machines: use json, compact, schema or records."},
+	{"html", false, false, "The report as one self-contained HTML page (inline CSS and SVG charts, no network), to read on any device or print to PDF; report.calculate only. Write it with --out report.html.", "Not for machines: use json, compact, schema or records."},
 }
 
 // FormatNames are the names of the output formats, in order.

@@ -34,6 +34,11 @@ type Texter interface {
 	WriteText(w io.Writer, warnings []string) error
 }
 
+// HTMLer is implemented by a result with a page of its own for --output html (the report).
+type HTMLer interface {
+	WriteHTML(w io.Writer, warnings []string) error
+}
+
 // Adapter is implemented by a result that needs records the generic adapter cannot derive.
 type Adapter interface {
 	Records() []Record

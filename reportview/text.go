@@ -68,14 +68,21 @@ func writeYear(b *bufio.Writer, ty *engine.TaxYear) {
 
 // summaryRow is one figure of the year's summary, with the SA108 box that asks for it.
 type summaryRow struct {
-	label string
-	value string
+	Label string
+	Value string
 	box   string // the label of the box on the form (see tax.Boxes), "" for none
 }
 
 func writeSummary(b *bufio.Writer, ty *engine.TaxYear) {
 	boxes := boxesByLabel(ty.SA108.Boxes)
-	rows := []summaryRow{
+	for _, r := range summaryRows(ty) {
+		fmt.Fprintf(b, "  %-30s %14s%s\n", r.Label, r.Value, boxNote(boxes[r.box], r.Value))
+	}
+}
+
+// summaryRows are the year's figures in the order the summary shows them.
+func summaryRows(ty *engine.TaxYear) []summaryRow {
+	return []summaryRow{
 		{"Disposals", fmt.Sprint(ty.DisposalCount), "Number of disposals"},
 		{"Disposal proceeds", records.Pounds(ty.Proceeds.String()), "Disposal proceeds"},
 		{"Allowable costs", records.Pounds(ty.AllowableCosts.String()), "Allowable costs (including purchase price)"},
@@ -86,9 +93,6 @@ func writeSummary(b *bufio.Writer, ty *engine.TaxYear) {
 		{"Losses brought forward used", records.Pounds(ty.LossesUsed.String()), "Losses brought forward and used in the year"},
 		{"Losses carried forward", records.Pounds(ty.LossesCarriedForward.String()), "Losses available to be carried forward to later years"},
 		{"Taxable gain", records.Pounds(ty.TaxableGain.String()), ""},
-	}
-	for _, r := range rows {
-		fmt.Fprintf(b, "  %-30s %14s%s\n", r.label, r.value, boxNote(boxes[r.box], r.value))
 	}
 }
 
