@@ -27,7 +27,7 @@ var markedPages = []struct {
 	path    string
 	regions map[string]func(*catalog.Catalog) string
 }{
-	{"README.md", map[string]func(*catalog.Catalog) string{"COMMANDS": commandTable}},
+	{"README.md", map[string]func(*catalog.Catalog) string{"COMMANDS": commandTable, "FORMATS": formatTable}},
 	{"docs-site/src/content/docs/guides/mcp-setup.md", map[string]func(*catalog.Catalog) string{"TOOLS": toolTable}},
 }
 
@@ -88,4 +88,18 @@ func toolTable(c *catalog.Catalog) string {
 
 func tableCell(s string) string {
 	return strings.ReplaceAll(strings.ReplaceAll(strings.TrimSpace(s), "|", `\|`), "\n", " ")
+}
+
+// formatTable is the README's table of --output formats.
+func formatTable(c *catalog.Catalog) string {
+	var b strings.Builder
+	b.WriteString("| `--output` | for | what it is |\n|---|---|---|\n")
+	for _, f := range c.OutputFormats {
+		who := "people"
+		if f.MachineReadable {
+			who = "programs and agents"
+		}
+		fmt.Fprintf(&b, "| `%s` | %s | %s |\n", f.Name, who, tableCell(f.Description))
+	}
+	return b.String()
 }
