@@ -44,7 +44,23 @@ complete -c cgt -a '(cgt __complete (commandline -opc)[2..-1] (commandline -ct) 
 
 var completionShells = []string{"bash", "fish", "zsh"}
 
+// completionHelp is what `cgt help completion` and `cgt completion --help` print.
+const completionHelp = `Usage: cgt completion bash|zsh|fish
+
+Prints the shell completion script for cgt: commands, argument names and values, output
+formats and file names complete with Tab. Load it for this shell, or add the line to your
+shell's start-up file:
+
+  bash:  source <(cgt completion bash)
+  zsh:   source <(cgt completion zsh)
+  fish:  cgt completion fish | source
+`
+
 func completion(f *Factory, args []string) int {
+	if len(args) == 1 && (args[0] == "--help" || args[0] == "-h") {
+		fmt.Fprint(f.Stdout, completionHelp)
+		return ExitOK
+	}
 	if len(args) != 1 || completionScripts[args[0]] == "" {
 		fmt.Fprintln(f.Stderr, "usage: cgt completion bash|zsh|fish")
 		return ExitUsage

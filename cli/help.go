@@ -51,6 +51,9 @@ func help(f *Factory, reg *registry.Registry, args []string) int {
 	if len(args) == 0 {
 		return overview(f)
 	}
+	if b, ok := f.builtin(args[0]); ok && b.Summary != "" {
+		return b.Run(f, []string{"--help"}) // a built-in answers --help itself
+	}
 	cmd, ok := reg.Lookup(args[0])
 	if !ok {
 		fmt.Fprintf(f.Stderr, "cgt: unknown command %q; commands: %s\n", args[0], strings.Join(reg.Names(), ", "))
