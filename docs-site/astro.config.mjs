@@ -13,6 +13,8 @@ export default defineConfig({
   integrations: [
     starlight({
       title: 'cgt',
+      social: [{ icon: 'github', label: 'Source code', href: 'https://github.com/cgt-tools/cgt' }],
+      customCss: ['./src/styles/custom.css'],
       description:
         'UK Capital Gains Tax on shares and funds, for people filing Self Assessment and for the AI agents helping them.',
       // `npm run build` fails on a broken internal link or a link to a missing heading.
@@ -26,6 +28,11 @@ export default defineConfig({
             { label: 'Overview', slug: 'index' },
             { label: 'Quickstart', slug: 'quickstart' },
           ],
+        },
+        {
+          // For a person filing a return (not only agents): start here, the SA108, the FAQ.
+          label: 'Filing your return',
+          autogenerate: { directory: 'people' },
         },
         {
           label: 'Guides',

@@ -191,6 +191,33 @@ test('home page, a command page from the sidebar, and tools.json', { skip, timeo
   assert.deepEqual(failedRequests, [], 'requests that failed');
 });
 
+test('the pages for people: start here, filing the SA108, the FAQ; tables fit a phone', { skip, timeout: 120_000 }, async () => {
+  const page = await context.newPage();
+  page.on('pageerror', (err) => pageErrors.push(`${page.url()}: ${err.message}`));
+  await page.setViewportSize({ width: 390, height: 844 });
+  for (const [path, heading, text] of [
+    ['/people/start-here/', 'Start here', 'taxable_income'],
+    ['/people/filing-sa108/', 'Filing the SA108 step by step', 'Box 51 for 2024/25'],
+    ['/people/faq/', 'FAQ', 'ISA'],
+    ['/commands/report-calculate/', 'report.calculate', 'taxable_income'],
+  ]) {
+    const response = await page.goto(`${baseURL}${path}`);
+    assert.equal(response.status(), 200, path);
+    assert.equal((await page.locator('main h1').first().textContent()).trim(), heading);
+    assert.ok((await page.locator('main').textContent()).includes(text), `${path} lacks "${text}"`);
+    // Nothing makes the page wider than the screen: wide tables scroll inside themselves.
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    assert.ok(overflow <= 1, `${path} is ${overflow}px wider than a phone screen`);
+  }
+  const source = page.locator('a[href="https://github.com/cgt-tools/cgt"]');
+  assert.ok((await source.count()) > 0, 'no link to the source repository');
+  mkdirSync(resultsDir, { recursive: true });
+  await page.goto(`${baseURL}/people/filing-sa108/`);
+  await page.screenshot({ path: join(resultsDir, 'filing-sa108-phone.png'), fullPage: true });
+  await page.close();
+  assert.deepEqual(pageErrors, [], 'script errors on the pages');
+});
+
 test('every contract file linked from the site is served', { skip, timeout: 60_000 }, async () => {
   for (const name of ['tools.json', 'openapi.json', 'llms.txt', 'llms-full.txt', 'cgt-tools.schema.json', 'cgt-skills.zip']) {
     const response = await fetch(`${baseURL}/${name}`);
