@@ -282,7 +282,7 @@ func yearOrEmpty(rep *engine.Report, y taxyear.Year) engine.TaxYear {
 		AnnualExemptAmount: model.NewMoney(y.AnnualExemptAmount()), LossesBroughtForward: carried,
 		LossesUsed: zero, LossesCarriedForward: carried, TaxableGain: zero,
 		SA108:     engine.SA108{DisposalProceeds: zero, AllowableCosts: zero, GainsBeforeLosses: zero, LossesInYear: zero},
-		Dividends: engine.Dividends{Income: zero, TaxPaid: zero, Accumulations: zero},
+		Dividends: engine.Dividends{Income: zero, TaxPaid: zero, Accumulations: zero, UKIncome: zero, ForeignIncome: zero, ForeignTaxPaid: zero},
 		Disposals: []engine.Disposal{}}
 	for _, p := range y.RatePeriods() {
 		ty.RatePeriods = append(ty.RatePeriods, engine.RatePeriodResult{RatePart: p.Part(),

@@ -181,9 +181,17 @@ func poolChart(p engine.PoolHistory) template.HTML {
 
 // money and dec give a figure as a float64 for drawing only; no figure the report states is
 // computed this way.
-func money(m model.Money) float64 { f, _ := new(big.Float).SetString(m.String()); v, _ := f.Float64(); return v }
+func money(m model.Money) float64 {
+	f, _ := new(big.Float).SetString(m.String())
+	v, _ := f.Float64()
+	return v
+}
 
-func dec(d model.Decimal) float64 { f, _ := new(big.Float).SetString(d.String()); v, _ := f.Float64(); return v }
+func dec(d model.Decimal) float64 {
+	f, _ := new(big.Float).SetString(d.String())
+	v, _ := f.Float64()
+	return v
+}
 
 var page = template.Must(template.New("report").Funcs(template.FuncMap{
 	"pounds": func(m model.Money) string { return records.Pounds(m.String()) },
@@ -242,7 +250,7 @@ details{margin:.2em 0}summary{cursor:pointer;color:var(--accent)}pre{white-space
 {{end}}</table></div>
 {{end}}
 {{if or .Dividends.Count (ne .Dividends.Accumulations.String "0.00")}}<h3>Dividends</h3>
-<p>{{.Dividends.Count}} received, {{pounds .Dividends.Income}}, tax withheld {{pounds .Dividends.TaxPaid}}; accumulation distributions {{pounds .Dividends.Accumulations}}. Dividends are income (SA100 and SA106), not gains.</p>{{end}}
+<p>{{.Dividends.Count}} received, {{pounds .Dividends.Income}}: UK {{pounds .Dividends.UKIncome}} (SA100); foreign {{pounds .Dividends.ForeignIncome}}, with {{pounds .Dividends.ForeignTaxPaid}} tax withheld abroad (SA106). Accumulation distributions {{pounds .Dividends.Accumulations}}. Dividends are income, not gains.</p>{{end}}
 {{end}}
 {{if .Holdings}}<h2>Holdings at the end of the ledger</h2>
 <div class="scroll"><table><tr><th>Security</th><th class="n">Quantity</th><th class="n">Cost</th><th class="n">Average cost</th></tr>

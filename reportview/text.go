@@ -172,8 +172,9 @@ func writeDividends(b *bufio.Writer, ty *engine.TaxYear) {
 		return
 	}
 	if dv.Count > 0 {
-		fmt.Fprintf(b, "  Dividends: %d received, %s, tax withheld %s (income: the SA100 and SA106 pages, not the SA108)\n",
-			dv.Count, records.Pounds(dv.Income.String()), records.Pounds(dv.TaxPaid.String()))
+		fmt.Fprintf(b, "  Dividends (income, not gains): %d received, %s\n", dv.Count, records.Pounds(dv.Income.String()))
+		fmt.Fprintf(b, "    UK %s (SA100); foreign %s with %s tax withheld abroad (SA106)\n",
+			records.Pounds(dv.UKIncome.String()), records.Pounds(dv.ForeignIncome.String()), records.Pounds(dv.ForeignTaxPaid.String()))
 	}
 	if !dv.Accumulations.IsZero() {
 		fmt.Fprintf(b, "  Accumulation distributions: %s (added to the funds' cost; taxable as income)\n", records.Pounds(dv.Accumulations.String()))

@@ -143,6 +143,11 @@ type Dividends struct {
 	Income        model.Money `json:"income" jsonschema_description:"Cash dividends received (GBP)"`
 	TaxPaid       model.Money `json:"tax_paid" jsonschema_description:"Tax withheld on the cash dividends (GBP)"`
 	Accumulations model.Money `json:"accumulations" jsonschema_description:"Notional distributions from ACCUMULATION rows: income for tax and added to the cost of the holding (GBP)"`
+	// The cash dividends split as the return splits them: UK dividends (SA100) and foreign
+	// dividends with the foreign tax withheld (SA106, for foreign tax credit relief).
+	UKIncome       model.Money `json:"uk_income" jsonschema_description:"Cash dividends from UK companies and funds (GBP): paid in pounds, with a GB ISIN or none"`
+	ForeignIncome  model.Money `json:"foreign_income" jsonschema_description:"Cash dividends from abroad (GBP): paid in another currency, or with an ISIN of another country"`
+	ForeignTaxPaid model.Money `json:"foreign_tax_paid" jsonschema_description:"Tax withheld abroad on the foreign dividends (GBP)"`
 }
 
 // Disposal is one disposal of a ticker on one date (all same-day disposals merged), with how

@@ -21,7 +21,18 @@ type pool struct {
 type income struct {
 	date         model.Date
 	accumulation bool
+	foreign      bool // paid from abroad (foreignDividend)
 	amount, tax  num
+}
+
+// foreignDividend says whether a dividend comes from abroad: paid in a currency other than
+// pounds, or on a security whose ISIN names another country. A pound dividend on a security
+// without an ISIN counts as UK; the ledger can say otherwise by giving the ISIN.
+func foreignDividend(t *model.Transaction) bool {
+	if t.Total.Currency != "" && t.Total.Currency != model.GBP {
+		return true
+	}
+	return len(t.ISIN) >= 2 && t.ISIN[:2] != "GB"
 }
 
 // tickerResult is everything one ticker contributes to the report.
@@ -192,7 +203,7 @@ func (r *tickerRun) applyAdjustment(e *entry) error {
 	t := e.t
 	switch t.Action {
 	case model.Dividend:
-		r.out.incomes = append(r.out.incomes, income{date: t.Date, amount: e.value, tax: e.extra})
+		r.out.incomes = append(r.out.incomes, income{date: t.Date, foreign: foreignDividend(t), amount: e.value, tax: e.extra})
 		return nil
 	case model.Accumulation:
 		if e.value.isZero() {

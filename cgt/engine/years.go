@@ -210,7 +210,7 @@ func sum(ds []Disposal) totals {
 // dividends totals the year's cash dividends and notional (accumulation) distributions.
 func dividends(incomes []*income) Dividends {
 	var out Dividends
-	var inc, tax, acc num
+	var inc, tax, acc, uk, foreign, foreignTax num
 	for _, in := range incomes {
 		if in.accumulation {
 			acc = acc.add(in.amount)
@@ -218,8 +218,14 @@ func dividends(incomes []*income) Dividends {
 		}
 		out.Count++
 		inc, tax = inc.add(in.amount), tax.add(in.tax)
+		if in.foreign {
+			foreign, foreignTax = foreign.add(in.amount), foreignTax.add(in.tax)
+		} else {
+			uk = uk.add(in.amount)
+		}
 	}
 	out.Income, out.TaxPaid, out.Accumulations = inc.money(), tax.money(), acc.money()
+	out.UKIncome, out.ForeignIncome, out.ForeignTaxPaid = uk.money(), foreign.money(), foreignTax.money()
 	return out
 }
 
