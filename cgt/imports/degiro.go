@@ -31,7 +31,6 @@ var Degiro = &Importer{
 // they are known).
 var (
 	dgDate     = []string{"Date", "Datum", "Data", "Fecha"}
-	dgTime     = []string{"Time", "Tijd", "Hora", "Uhrzeit", "Heure", "Ora"}
 	dgProduct  = []string{"Product", "Produto", "Produkt", "Producto", "Produit", "Prodotto"}
 	dgDesc     = []string{"Description", "Omschrijving", "Descrição", "Descricao", "Beschreibung", "Descripción", "Descrizione"}
 	dgChange   = []string{"Change", "Mutatie", "Mudança", "Mudanca", "Änderung", "Variación", "Mouvements", "Variazioni"}
@@ -43,7 +42,6 @@ var (
 	dgValue    = []string{"Value", "Waarde", "Valor", "Wert"}
 	dgAutoFX   = []string{"AutoFX Fee", "AutoFX-kosten", "Custo AutoFX", "AutoFX Gebühr"}
 	dgFees     = []string{"Transaction and/or third party fees", "Transaction and/or third", "Transactiekosten en/of kosten van derden", "Transactiekosten", "Custos de transação", "Transaktionskosten"}
-	dgTotal    = []string{"Total", "Totaal", "Gesamt"}
 	degiroDays = []string{"02-01-2006", "2-1-2006", "02/01/2006", "2006-01-02"}
 )
 
@@ -269,17 +267,17 @@ const (
 )
 
 type dgRow struct {
-	line                      int
-	date                      model.Date
-	product, isin, desc       string
-	ccy                       string
-	amt                       decimal.Decimal
-	order                     string
-	kind                      dgKind
-	buy                       bool
-	qty, price                decimal.Decimal
-	priceCcy                  string
-	pricePence, hasAmt, taken bool
+	line                int
+	date                model.Date
+	product, isin, desc string
+	ccy                 string
+	amt                 decimal.Decimal
+	order               string
+	kind                dgKind
+	buy                 bool
+	qty, price          decimal.Decimal
+	priceCcy            string
+	pricePence, hasAmt  bool
 }
 
 // dgTradeText reads "Koop 1 @ 33,9 USD", "Compra 6 ISHARES MSCI WOR A@49,785 EUR (IE...)",
