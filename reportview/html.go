@@ -6,6 +6,7 @@ import (
 	"io"
 	"math/big"
 	"strings"
+	"sync"
 
 	"github.com/cgt-tools/cgt/cgt/engine"
 	"github.com/cgt-tools/cgt/cgt/model"
@@ -17,7 +18,7 @@ import (
 // PDF from the browser. Everything that comes from the user's files — file names, tickers,
 // security names — is escaped by html/template: an export is someone else's text.
 func HTML(w io.Writer, rep *engine.Report, ledger string, warnings []string) error {
-	return page.Execute(w, newView(rep, ledger, warnings))
+	return page().Execute(w, newView(rep, ledger, warnings))
 }
 
 // view is what the page template reads.
@@ -193,11 +194,15 @@ func dec(d model.Decimal) float64 {
 	return v
 }
 
-var page = template.Must(template.New("report").Funcs(template.FuncMap{
-	"pounds": func(m model.Money) string { return records.Pounds(m.String()) },
-	"pct":    percent,
-	"where":  where,
-}).Parse(pageTemplate))
+// page is parsed the first time a page is written, not when the program starts: every command
+// of the command line links this package, and few runs write HTML.
+var page = sync.OnceValue(func() *template.Template {
+	return template.Must(template.New("report").Funcs(template.FuncMap{
+		"pounds": func(m model.Money) string { return records.Pounds(m.String()) },
+		"pct":    percent,
+		"where":  where,
+	}).Parse(pageTemplate))
+})
 
 const pageTemplate = `<!DOCTYPE html>
 <html lang="en-GB">

@@ -2,7 +2,6 @@ package imports
 
 import (
 	"fmt"
-	"regexp"
 	"strings"
 
 	"github.com/cgt-tools/cgt/cgt/model"
@@ -24,7 +23,7 @@ var AJBell = &Importer{
 var ajbellDates = []string{"02/01/2006", "2/1/2006"}
 
 // ajbellListing finds "(LSE:VMID)" at the end of a description: the exchange and ticker.
-var ajbellListing = regexp.MustCompile(`\(\s*([A-Za-z]+)\s*:\s*([A-Za-z0-9.\-]+)\s*\)\s*$`)
+var ajbellListing = lazyRegexp(`\(\s*([A-Za-z]+)\s*:\s*([A-Za-z0-9.\-]+)\s*\)\s*$`)
 
 type ajbellCols struct{ date, typ, desc, qty, price, amount, ref int }
 
@@ -66,7 +65,7 @@ func (t *table) ajbellRow(b *batch, c ajbellCols) {
 	}
 	qty = qty.Abs()
 	name, tk := desc, ""
-	if m := ajbellListing.FindStringSubmatchIndex(desc); m != nil {
+	if m := ajbellListing().FindStringSubmatchIndex(desc); m != nil {
 		name, tk = strings.TrimSpace(desc[:m[0]]), ticker(desc[m[4]:m[5]], "")
 	}
 	security := tk != "" || qty.Sign() > 0

@@ -2,7 +2,6 @@ package imports
 
 import (
 	"fmt"
-	"regexp"
 	"slices"
 	"strings"
 
@@ -282,7 +281,7 @@ type dgRow struct {
 
 // dgTradeText reads "Koop 1 @ 33,9 USD", "Compra 6 ISHARES MSCI WOR A@49,785 EUR (IE...)",
 // "Sell 4 AVIVA@496 GBX (GB...)", and "PRODUCTWIJZIGING : Koop 500 @ 0,039 EUR".
-var dgTradeText = regexp.MustCompile(`^(?:([^:@]+?)\s*:\s*)?(\p{L}+)\s+(\d{1,3}(?:[ \x{a0}\x{202f}]\d{3})+(?:[.,]\d+)?|[\d.,]+)\s*(?:[^@]*?)\s*@\s*([\d.,]+)\s+([A-Za-z]{3})\b`)
+var dgTradeText = lazyRegexp(`^(?:([^:@]+?)\s*:\s*)?(\p{L}+)\s+(\d{1,3}(?:[ \x{a0}\x{202f}]\d{3})+(?:[.,]\d+)?|[\d.,]+)\s*(?:[^@]*?)\s*@\s*([\d.,]+)\s+([A-Za-z]{3})\b`)
 
 // dgProductChanges are the prefixes of a product change: the same holding under a new
 // product line (and sometimes a new ISIN).
@@ -356,7 +355,7 @@ func hasWord(s string, words ...string) bool {
 
 func (r *dgRow) classify() {
 	low := strings.ToLower(r.desc)
-	if m := dgTradeText.FindStringSubmatch(r.desc); m != nil {
+	if m := dgTradeText().FindStringSubmatch(r.desc); m != nil {
 		verb := strings.ToLower(m[2])
 		buy, sell := slices.Contains(dgBuyWords, verb), slices.Contains(dgSellWords, verb)
 		q, okQ := localNumber(m[3], commaDecimal)

@@ -3,7 +3,6 @@ package imports
 import (
 	"fmt"
 	"hash/fnv"
-	"regexp"
 	"strings"
 
 	"github.com/cgt-tools/cgt/cgt/model"
@@ -37,10 +36,10 @@ var hlDates = []string{"02/01/2006", "2/1/2006", "02-01-2006"}
 
 // hlTrade reads "Vanguard FTSE Developed World UCITS ETF 4563 @  3287.199": the security's
 // name before the quantity and the unit cost.
-var hlTrade = regexp.MustCompile(`^(.*?)\s+[0-9][0-9,]*(?:\.[0-9]+)?\s*@\s*[0-9][0-9,]*(?:\.[0-9]+)?\s*$`)
+var hlTrade = lazyRegexp(`^(.*?)\s+[0-9][0-9,]*(?:\.[0-9]+)?\s*@\s*[0-9][0-9,]*(?:\.[0-9]+)?\s*$`)
 
 // hlRef is a dealing reference: B (bought) or S (sold) and digits.
-var hlRef = regexp.MustCompile(`^([BS])[0-9]+$`)
+var hlRef = lazyRegexp(`^([BS])[0-9]+$`)
 
 func readHL(file string, src []byte) (*Import, error) {
 	b := newBatch(file, "hl")
@@ -104,13 +103,13 @@ func (t *table) hlRow(b *batch, dateC, refC, descC, costC, qtyC, valueC int) {
 		return
 	}
 	up := strings.ToUpper(ref)
-	if m := hlRef.FindStringSubmatch(up); m != nil {
+	if m := hlRef().FindStringSubmatch(up); m != nil {
 		action := model.Buy
 		if m[1] == "S" {
 			action = model.Sell
 		}
 		name := desc
-		if mm := hlTrade.FindStringSubmatch(desc); mm != nil {
+		if mm := hlTrade().FindStringSubmatch(desc); mm != nil {
 			name = mm[1]
 		}
 		if !hasQty || qty.Sign() <= 0 || val.IsZero() || name == "" {

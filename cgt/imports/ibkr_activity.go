@@ -388,7 +388,7 @@ func (a *ibkrActivity) corporate() {
 	sym, isin := ibkrDescISIN(desc)
 	tk := ticker(sym, isin)
 	if strings.Contains(strings.ToLower(desc), "split") {
-		m := splitRatio.FindStringSubmatch(desc)
+		m := splitRatio().FindStringSubmatch(desc)
 		if m == nil || tk == "" {
 			b.warn(row, "split", "split of "+tk+" ("+desc+") without a ratio in its description", "add a SPLIT (or UNSPLIT) line with the ratio")
 			return

@@ -5,7 +5,6 @@ import (
 	"encoding/xml"
 	"fmt"
 	"io"
-	"regexp"
 	"strings"
 
 	"github.com/shopspring/decimal"
@@ -259,7 +258,7 @@ func (t *table) ibkrCash(b *batch, row int) {
 }
 
 // splitRatio reads "2:1", "SPLIT 4 FOR 1" or "1:10 Reverse": new shares for old.
-var splitRatio = regexp.MustCompile(`(?i)(\d+(?:\.\d+)?)\s*(?:FOR|:)\s*(\d+(?:\.\d+)?)`)
+var splitRatio = lazyRegexp(`(?i)(\d+(?:\.\d+)?)\s*(?:FOR|:)\s*(\d+(?:\.\d+)?)`)
 
 func (t *table) ibkrCorporate(b *batch, row int) {
 	typ := strings.ToUpper(t.str(t.col("type")))
@@ -271,7 +270,7 @@ func (t *table) ibkrCorporate(b *batch, row int) {
 	}
 	switch typ {
 	case "FS", "RS":
-		m := splitRatio.FindStringSubmatch(desc)
+		m := splitRatio().FindStringSubmatch(desc)
 		if m == nil {
 			b.warn(row, "split", "split of "+tk+" ("+desc+") without a ratio in its description", "add a SPLIT (or UNSPLIT) line with the ratio")
 			return

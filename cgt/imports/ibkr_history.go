@@ -3,7 +3,6 @@ package imports
 import (
 	"fmt"
 	"io"
-	"regexp"
 	"strings"
 
 	"github.com/shopspring/decimal"
@@ -130,10 +129,10 @@ func (t *table) ibkrDecOK(c int) (decimal.Decimal, bool) {
 
 // ibkrSymbolISIN reads "VT(US9220427424) Cash Dividend..." as the symbol and ISIN the
 // description starts with.
-var ibkrSymbolISIN = regexp.MustCompile(`^([A-Za-z0-9.\- ]+?)\s*\(([A-Z]{2}[A-Z0-9]{9}[0-9])\)`)
+var ibkrSymbolISIN = lazyRegexp(`^([A-Za-z0-9.\- ]+?)\s*\(([A-Z]{2}[A-Z0-9]{9}[0-9])\)`)
 
 func ibkrDescISIN(desc string) (symbol, isin string) {
-	if m := ibkrSymbolISIN.FindStringSubmatch(desc); m != nil {
+	if m := ibkrSymbolISIN().FindStringSubmatch(desc); m != nil {
 		return m[1], m[2]
 	}
 	return "", ""

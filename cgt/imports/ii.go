@@ -2,7 +2,6 @@ package imports
 
 import (
 	"fmt"
-	"regexp"
 	"strings"
 
 	"github.com/shopspring/decimal"
@@ -30,7 +29,7 @@ var iiDates = []string{"02/01/2006", "02/01/06"}
 type iiCols struct{ date, symbol, sedol, qty, price, desc, ref, debit, credit int }
 
 // iiCash matches a currency purchase: "1,000 U.S. DOLLARS ... S Date 01/02/24".
-var iiCash = regexp.MustCompile(`(?i)^[\d,.]+\s+(u\.?s\.?\s+dollars?|dollars?|euros?|pounds?|sterling|[a-z]{3})\b`)
+var iiCash = lazyRegexp(`(?i)^[\d,.]+\s+(u\.?s\.?\s+dollars?|dollars?|euros?|pounds?|sterling|[a-z]{3})\b`)
 
 func readII(file string, src []byte) (*Import, error) {
 	b := newBatch(file, "ii")
@@ -116,7 +115,7 @@ func (t *table) iiRow(b *batch, c iiCols, bySedol map[string]string) {
 		b.skip(row, "interest", desc+": interest is income, not a capital transaction")
 	case strings.Contains(low, "fee") || strings.Contains(low, "charge") || strings.Contains(low, "subscription"):
 		b.skip(row, "fee", desc+": an account fee, not a cost of a trade")
-	case iiCash.MatchString(desc):
+	case iiCash().MatchString(desc):
 		b.skip(row, "fx_conversion", "currency bought or sold between cash balances: "+desc)
 	case credit.Sign() > 0:
 		b.skip(row, "deposit", "cash paid in: "+desc)
@@ -162,14 +161,14 @@ func iiName(desc string) string {
 			s = s[i+1:]
 		}
 	}
-	if loc := iiDel.FindStringIndex(s); loc != nil {
+	if loc := iiDel().FindStringIndex(s); loc != nil {
 		s = s[:loc[0]]
 	}
 	return strings.Join(strings.Fields(s), " ")
 }
 
 // iiDel finds where the deal details start in a description: "  Del 2.09 S Date ...".
-var iiDel = regexp.MustCompile(`\s+(Del|S Date)(\s|$)`)
+var iiDel = lazyRegexp(`\s+(Del|S Date)(\s|$)`)
 
 func iiRef(s string) string {
 	if isEmptyCell(s) {

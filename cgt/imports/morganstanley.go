@@ -3,7 +3,6 @@ package imports
 import (
 	"bytes"
 	"fmt"
-	"regexp"
 	"strings"
 	"time"
 
@@ -33,7 +32,7 @@ var msDates = []string{"02-Jan-2006", "2-Jan-2006", "01/02/2006", "2006-01-02"}
 var msPlans = map[string]string{"gsu class c": "GOOG", "gsu class a": "GOOGL"}
 
 // msSplitNote finds the split date in the notice Morgan Stanley appends to some reports.
-var msSplitNote = regexp.MustCompile(`(?i)(January|February|March|April|May|June|July|August|September|October|November|December)\s+(\d{1,2}),\s*(\d{4})\s+stock split`)
+var msSplitNote = lazyRegexp(`(?i)(January|February|March|April|May|June|July|August|September|October|November|December)\s+(\d{1,2}),\s*(\d{4})\s+stock split`)
 
 type msCols struct {
 	date, order, plan, symbol, typ, status, price, qty, netCash, netShares, netAmount int
@@ -68,7 +67,7 @@ func readMorganStanley(file string, src []byte) (*Import, error) {
 	}
 	var splitDate model.Date
 	for _, n := range notes {
-		if m := msSplitNote.FindStringSubmatch(n.text); m != nil {
+		if m := msSplitNote().FindStringSubmatch(n.text); m != nil {
 			if tm, err := time.Parse("January 2 2006", m[1]+" "+m[2]+" "+m[3]); err == nil {
 				splitDate = model.NewDate(tm.Year(), tm.Month(), tm.Day())
 			}

@@ -3,7 +3,6 @@ package imports
 import (
 	"fmt"
 	"io"
-	"regexp"
 	"strings"
 
 	"github.com/shopspring/decimal"
@@ -29,7 +28,7 @@ var Vanguard = &Importer{
 				return true
 			case vanguardCashHeader(f):
 				cash = true
-			case cash && len(f) > 1 && vanguardCashText.MatchString(f[1]):
+			case cash && len(f) > 1 && vanguardCashText().MatchString(f[1]):
 				return true
 			case strings.EqualFold(f[0], "Cash Transactions") || strings.EqualFold(f[0], "Investment Transactions"):
 				cash = cash || strings.EqualFold(f[0], "Investment Transactions")
@@ -41,13 +40,13 @@ var Vanguard = &Importer{
 }
 
 // vanguardCashText is how Vanguard's cash rows begin.
-var vanguardCashText = regexp.MustCompile(`(?i)^(Bought |Sold |DIV: |Reversal of |Cash Account Interest|Deposit for investment|Regular Deposit|Account Fee for the period)`)
+var vanguardCashText = lazyRegexp(`(?i)^(Bought |Sold |DIV: |Reversal of |Cash Account Interest|Deposit for investment|Regular Deposit|Account Fee for the period)`)
 
 // vanguardDeal reads "Bought 1,550 Foo ETF Distributing (FOO)" and "Sold .9232 Bar Fund".
-var vanguardDeal = regexp.MustCompile(`(?i)^(Bought|Sold)\s+([0-9][0-9,]*(?:\.[0-9]+)?|\.[0-9]+)\s+(.+)$`)
+var vanguardDeal = lazyRegexp(`(?i)^(Bought|Sold)\s+([0-9][0-9,]*(?:\.[0-9]+)?|\.[0-9]+)\s+(.+)$`)
 
 // vanguardDiv reads "DIV: FOO.XLON.GB @ GBP 0.4106".
-var vanguardDiv = regexp.MustCompile(`(?i)^DIV:\s*([A-Z0-9]+)[^ ]*`)
+var vanguardDiv = lazyRegexp(`(?i)^DIV:\s*([A-Z0-9]+)[^ ]*`)
 
 var vanguardDates = []string{"02/01/2006", "2/1/2006", "2006-01-02"}
 
@@ -323,8 +322,8 @@ func (v *vanguardReader) cashRows(cash []*vanguardCash) {
 		d := c.details
 		low := strings.ToLower(d)
 		switch {
-		case vanguardDeal.MatchString(d):
-			m := vanguardDeal.FindStringSubmatch(d)
+		case vanguardDeal().MatchString(d):
+			m := vanguardDeal().FindStringSubmatch(d)
 			qty, ok := parseNumber(m[2], moneyNumber)
 			action := model.Buy
 			if strings.EqualFold(m[1], "Sold") {
@@ -341,8 +340,8 @@ func (v *vanguardReader) cashRows(cash []*vanguardCash) {
 				Total: amount(c.amount.Abs(), model.GBP), Name: name})
 			c.tx = len(b.imp.Transactions) - 1
 			unmatched++
-		case vanguardDiv.MatchString(d):
-			m := vanguardDiv.FindStringSubmatch(d)
+		case vanguardDiv().MatchString(d):
+			m := vanguardDiv().FindStringSubmatch(d)
 			if c.amount.Sign() <= 0 {
 				b.skip(c.line, "dividend_reversal", d+": a negative dividend (income, not a CGT figure)")
 				continue
@@ -378,7 +377,7 @@ func (v *vanguardReader) dealingFee(c *vanguardCash, cash []*vanguardCash) {
 	fee := c.amount.Abs()
 	idx := -1
 	for _, o := range cash {
-		if o.tx >= 0 && o.date == c.date && vanguardDeal.MatchString(o.details) {
+		if o.tx >= 0 && o.date == c.date && vanguardDeal().MatchString(o.details) {
 			if idx >= 0 && idx != o.tx {
 				idx = -2
 				break
