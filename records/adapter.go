@@ -26,7 +26,8 @@ import (
 //	record:"-"            left out of the record's fields
 //	record:"prose"        readable text derived from the other fields (arithmetic steps): shown
 //	                      by the text renderer, left out of the dense formats unless --fields
-//	                      names it
+//	                      names it; when the field is empty and the row is a Proser, its Prose
+//	                      is used (text written on demand rather than kept in the result)
 //
 // Rows nested in rows follow their parent and inherit the entity, period, timestamp and source
 // they do not set themselves. Nested structs that are not rows flatten into dotted keys.
@@ -200,7 +201,13 @@ func makeRecord(rv reflect.Value, kind string, parent Record, depth int) Record 
 				rec.Source = s
 			}
 		case f.tag == "prose":
-			if v := indirect(f.val); v.IsValid() && v.Len() > 0 {
+			v := indirect(f.val)
+			if (!v.IsValid() || v.Len() == 0) && rv.CanAddr() {
+				if p, ok := rv.Addr().Interface().(Proser); ok {
+					v = reflect.ValueOf(p.Prose())
+				}
+			}
+			if v.IsValid() && v.Len() > 0 {
 				rec.Fields = append(rec.Fields, Field{Key: f.name, Value: listValue(v), Type: "prose"})
 			}
 		default:
@@ -209,6 +216,10 @@ func makeRecord(rv reflect.Value, kind string, parent Record, depth int) Record 
 	}
 	return rec
 }
+
+// Proser is a row whose prose field is written when it is rendered rather than kept in the
+// result (a match's arithmetic steps): Prose gives the lines when the field itself is empty.
+type Proser interface{ Prose() []string }
 
 func appendField(fs []Field, key string, v reflect.Value, omitempty bool) []Field {
 	if omitempty && v.IsZero() {
