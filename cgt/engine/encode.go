@@ -3,7 +3,8 @@ package engine
 import (
 	"strconv"
 	"sync"
-	"unicode/utf8"
+
+	"github.com/cgt-tools/cgt/internal/jsontext"
 )
 
 // The report's per-row types write their own JSON: a large report has millions of disposals,
@@ -157,7 +158,7 @@ func (w *jsonWriter) endArray(level, n int) {
 
 func (w *jsonWriter) null() { w.b = append(w.b, "null"...) }
 
-func (w *jsonWriter) str(s string, html bool) { w.b = appendJSONString(w.b, s, html) }
+func (w *jsonWriter) str(s string, html bool) { w.b = jsontext.AppendString(w.b, s, html) }
 
 func (w *jsonWriter) strings(ss []string, level int, html bool) {
 	if ss == nil {
@@ -360,7 +361,7 @@ func (w *jsonWriter) match(m *Match, level int) {
 		from := 0
 		for i, end := range t.ends {
 			w.elem(level+1, i)
-			w.b = appendJSONString(w.b, t.buf[from:end], true)
+			w.b = jsontext.AppendString(w.b, t.buf[from:end], true)
 			from = end
 		}
 		w.endArray(level+1, len(t.ends))
@@ -415,60 +416,4 @@ func (w *jsonWriter) holding(h *Holding, level int) {
 	o.key("average_cost")
 	w.b = h.AverageCost.AppendJSON(w.b)
 	o.close()
-}
-
-const hexDigits = "0123456789abcdef"
-
-// appendJSONString quotes s as encoding/json does: ", \ and control characters escaped (\b,
-// \f, \n, \r, \t by name, the rest as \u00XX), invalid UTF-8 as \ufffd, U+2028 and U+2029
-// escaped, and with html also <, > and &.
-func appendJSONString[S []byte | string](dst []byte, s S, html bool) []byte {
-	dst = append(dst, '"')
-	start := 0
-	for i := 0; i < len(s); {
-		if c := s[i]; c < utf8.RuneSelf {
-			if c >= 0x20 && c != '"' && c != '\\' && (!html || c != '<' && c != '>' && c != '&') {
-				i++
-				continue
-			}
-			dst = append(dst, s[start:i]...)
-			switch c {
-			case '\\', '"':
-				dst = append(dst, '\\', c)
-			case '\b':
-				dst = append(dst, '\\', 'b')
-			case '\f':
-				dst = append(dst, '\\', 'f')
-			case '\n':
-				dst = append(dst, '\\', 'n')
-			case '\r':
-				dst = append(dst, '\\', 'r')
-			case '\t':
-				dst = append(dst, '\\', 't')
-			default:
-				dst = append(dst, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xF])
-			}
-			i++
-			start = i
-			continue
-		}
-		r, size := utf8.DecodeRuneInString(string(s[i:min(len(s), i+utf8.UTFMax)]))
-		if r == utf8.RuneError && size == 1 {
-			dst = append(dst, s[start:i]...)
-			dst = append(dst, `\ufffd`...)
-			i += size
-			start = i
-			continue
-		}
-		if r == '\u2028' || r == '\u2029' {
-			dst = append(dst, s[start:i]...)
-			dst = append(dst, '\\', 'u', '2', '0', '2', hexDigits[r&0xF])
-			i += size
-			start = i
-			continue
-		}
-		i += size
-	}
-	dst = append(dst, s[start:]...)
-	return append(dst, '"')
 }
