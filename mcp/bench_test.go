@@ -175,15 +175,19 @@ func BenchmarkSDKClientCalculateReport(b *testing.B) {
 // reading the request, running the command and writing the response. It reports the bytes
 // allocated per call beside the time.
 func BenchmarkToolsCallServe(b *testing.B) {
+	full := map[string]any{"cgt_content": generatedLedger(1000), "detail": "full", "output": "json", "max_chars": 0}
 	for _, bc := range []struct {
 		name string
 		args map[string]any
+		opts mcp.Options
 	}{
-		{"calculate_report_1000_full_json", map[string]any{"cgt_content": generatedLedger(1000), "detail": "full", "output": "json", "max_chars": 0}},
-		{"calculate_report_1000", map[string]any{"cgt_content": generatedLedger(1000)}},
+		{"calculate_report_1000_full_json", full, mcp.Options{}},
+		{"calculate_report_1000_full_json_structured", full, mcp.Options{Structured: true, DefaultOutput: "json"}},
+		{"calculate_report_1000", map[string]any{"cgt_content": generatedLedger(1000)}, mcp.Options{}},
 	} {
 		b.Run(bc.name, func(b *testing.B) {
-			s, err := mcp.New(commands.NewRegistry, mcp.Options{Version: "bench"})
+			bc.opts.Version = "bench"
+			s, err := mcp.New(commands.NewRegistry, bc.opts)
 			if err != nil {
 				b.Fatal(err)
 			}

@@ -71,6 +71,41 @@ func Of(v any) iter.Seq[Record] {
 	}
 }
 
+// Count is the number of records Of yields, found without deriving them (their fields,
+// their prose): a summary that only counts them costs a walk over the rows.
+func Count(v any) int {
+	if a, ok := v.(Adapter); ok {
+		return len(a.Records())
+	}
+	rv := reflect.ValueOf(v)
+	for rv.Kind() == reflect.Pointer {
+		if rv.IsNil() {
+			return 0
+		}
+		rv = rv.Elem()
+	}
+	if rv.Kind() != reflect.Struct {
+		return 0
+	}
+	n := countRows(rv)
+	if topKind(rv.Type()) != "" {
+		n++
+	}
+	return n
+}
+
+func countRows(rv reflect.Value) int {
+	n := 0
+	for _, f := range fieldsOf(rv) {
+		if strings.HasPrefix(f.tag, "rows=") {
+			for _, el := range rowValues(f.val) {
+				n += 1 + countRows(el)
+			}
+		}
+	}
+	return n
+}
+
 // Entitled is implemented by a result that names its records that have no entity of their
 // own (a report's tax years are the ledger's): every record has an entity.
 type Entitled interface{ RecordEntity() string }
