@@ -94,11 +94,18 @@ func (w *jsonWriter) newline(level int) {
 	if !w.indent {
 		return
 	}
+	if 2*level < len(indentSpaces) {
+		w.b = append(w.b, indentSpaces[:1+2*level]...)
+		return
+	}
 	w.b = append(w.b, '\n')
 	for range level {
 		w.b = append(w.b, ' ', ' ')
 	}
 }
+
+// indentSpaces is a newline and enough spaces for the levels a report reaches.
+const indentSpaces = "\n                                "
 
 // object is an object being written at a level; key starts each member.
 type object struct {
@@ -356,12 +363,17 @@ func (w *jsonWriter) match(m *Match, level int) {
 			w.strings(m.Steps, level+1, true)
 		}
 	default:
+		// The lines are the engine's own text, figures and dates: nothing in them is
+		// escaped by encoding/json (the test against encoding/json would fail if a
+		// wording ever needed it), so they are copied as they are.
 		t := &w.steps
 		t.write(m)
 		from := 0
 		for i, end := range t.ends {
 			w.elem(level+1, i)
-			w.b = jsontext.AppendString(w.b, t.buf[from:end], true)
+			w.b = append(w.b, '"')
+			w.b = append(w.b, t.buf[from:end]...)
+			w.b = append(w.b, '"')
 			from = end
 		}
 		w.endArray(level+1, len(t.ends))
