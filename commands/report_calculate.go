@@ -123,9 +123,9 @@ func reportCalculate(_ context.Context, deps *registry.Deps, a ReportCalculateAr
 		summarize(rep, false)
 	case DetailDisposals:
 		summarize(rep, true)
-	default:
-		rep.WriteSteps() // every rendering, not only JSON, carries the arithmetic
 	}
+	// A match's steps are written as the result is rendered (Match.AppendJSON, Match.Prose),
+	// not kept: a large report's steps run to hundreds of megabytes.
 	return ReportResult{Report: rep, ledger: a.ledgerName()}, warnings, nil
 }
 

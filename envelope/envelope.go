@@ -116,11 +116,12 @@ func MarshalIndent(r Result) []byte {
 
 // MarshalCompact renders a result on one line (for JSON-RPC text content and logs).
 func MarshalCompact(r Result) []byte {
-	b, err := marshal(r, "")
-	if err != nil {
-		b, _ = marshal(Failure(err, r.Warnings), "")
+	var b bytes.Buffer
+	if err := WriteCompact(&b, r); err != nil {
+		b.Reset()
+		_ = WriteCompact(&b, Failure(err, r.Warnings))
 	}
-	return b
+	return b.Bytes()
 }
 
 func marshal(v any, indent string) ([]byte, error) {

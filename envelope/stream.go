@@ -10,6 +10,7 @@ import (
 	"runtime"
 	"strings"
 	"sync"
+	"sync/atomic"
 )
 
 // WriteIndent writes a result exactly as MarshalIndent renders it, without holding the whole
@@ -17,22 +18,46 @@ import (
 // element by element, and only values nested deeper (one disposal, one pool) are encoded whole.
 // A report of a million-line ledger is about a gigabyte of JSON; written this way its output
 // needs memory for a few elements at a time. The elements of a long list are encoded by
-// one goroutine per processor, a round of them at a time, and written in order.
+// one goroutine per processor, a chunk at a time, while the chunks already encoded are
+// written in order, so writing overlaps encoding. A value that writes its own JSON
+// (Appender) is not reflected over.
 //
 // If a value fails to encode, WriteIndent stops and returns the error; what was written before
 // stays written. Callers that must not emit a partial document write to a buffer or a
 // temporary file first.
-func WriteIndent(w io.Writer, r Result) error {
-	bw := bufio.NewWriterSize(w, 64<<10)
-	s := newStreamer(bw)
+func WriteIndent(w io.Writer, r Result) error { return write(w, r, true) }
+
+// WriteCompact writes a result on one line, as encoding/json's Encoder renders it (with its
+// trailing newline), in the same way as WriteIndent.
+func WriteCompact(w io.Writer, r Result) error { return write(w, r, false) }
+
+func write(w io.Writer, r Result, indent bool) error {
+	var out output
+	var flush func() error
+	if b, ok := w.(*bytes.Buffer); ok {
+		out = b
+	} else {
+		b := bufio.NewWriterSize(w, 64<<10)
+		out, flush = b, b.Flush
+	}
+	s := newStreamer(out, indent)
 	s.value(reflect.ValueOf(r), 0, 0)
 	if s.err == nil {
 		s.write("\n")
 	}
-	if err := bw.Flush(); s.err == nil {
-		s.err = err
+	if flush != nil {
+		if err := flush(); s.err == nil {
+			s.err = err
+		}
 	}
 	return s.err
+}
+
+// Appender is a value that writes its own JSON, byte for byte as encoding/json (without HTML
+// escaping) would write it: indented by two spaces a level from level, its first line not
+// indented, or on one line when indent is false. The report's per-row types implement it.
+type Appender interface {
+	AppendJSON(b []byte, level int, indent bool) []byte
 }
 
 // walkDepth is how many levels of structs are written field by field; values below it are
@@ -42,10 +67,12 @@ func WriteIndent(w io.Writer, r Result) error {
 const walkDepth = 3
 
 type streamer struct {
-	w   output
-	buf bytes.Buffer
-	enc *json.Encoder
-	err error
+	w       output
+	indent  bool
+	scratch []byte // an Appender's output, reused
+	buf     bytes.Buffer
+	enc     *json.Encoder
+	err     error
 }
 
 // output is where a streamer writes: the caller's buffered writer, or a worker's buffer.
@@ -54,8 +81,8 @@ type output interface {
 	io.StringWriter
 }
 
-func newStreamer(w output) *streamer {
-	s := &streamer{w: w}
+func newStreamer(w output, indent bool) *streamer {
+	s := &streamer{w: w, indent: indent}
 	s.enc = NewEncoder(&s.buf)
 	return s
 }
@@ -63,6 +90,13 @@ func newStreamer(w output) *streamer {
 func (s *streamer) write(str string) {
 	if s.err == nil {
 		_, s.err = s.w.WriteString(str)
+	}
+}
+
+// newline starts a line at the given level (nothing when compact).
+func (s *streamer) newline(level int) {
+	if s.indent {
+		s.write("\n" + indent(level))
 	}
 }
 
@@ -81,7 +115,7 @@ func (s *streamer) value(v reflect.Value, level, depth int) {
 			continue
 		case v.Kind() == reflect.Struct && depth < walkDepth && walkable(v.Type()):
 			s.object(v, level, depth)
-		case v.Kind() == reflect.Slice && !v.IsNil() && walkable(v.Type().Elem()):
+		case v.Kind() == reflect.Slice && !v.IsNil() && (walkable(v.Type().Elem()) || appends(v.Type().Elem())):
 			s.array(v, level, depth)
 		default:
 			s.whole(v, level)
@@ -90,34 +124,37 @@ func (s *streamer) value(v reflect.Value, level, depth int) {
 	}
 }
 
-// object writes a struct's fields as encoding/json would: exported fields in order, named by
-// their json tag, omitempty honoured.
+// object writes a struct's fields as encoding/json would: exported fields in order (those of
+// embedded structs in their place), named by their json tag, omitempty honoured.
 func (s *streamer) object(v reflect.Value, level, depth int) {
-	t := v.Type()
-	inner := indent(level + 1)
 	first := true
-	for i := 0; i < t.NumField() && s.err == nil; i++ {
-		name, omitEmpty, ok := fieldName(t.Field(i))
-		fv := v.Field(i)
-		if !ok || omitEmpty && isEmpty(fv) {
+	for _, f := range fieldsOf(v.Type()) {
+		if s.err != nil {
+			return
+		}
+		fv, err := v.FieldByIndexErr(f.index)
+		if err != nil || f.omitEmpty && isEmpty(fv) { // err: a nil embedded pointer
 			continue
 		}
 		if first {
-			s.write("{\n")
+			s.write("{")
 			first = false
 		} else {
-			s.write(",\n")
+			s.write(",")
 		}
-		s.write(inner)
-		s.whole(reflect.ValueOf(name), level+1)
-		s.write(": ")
+		s.newline(level + 1)
+		s.write(f.key)
+		if s.indent {
+			s.write(" ")
+		}
 		s.value(fv, level+1, depth+1)
 	}
 	if first {
 		s.write("{}")
 		return
 	}
-	s.write("\n" + indent(level) + "}")
+	s.newline(level)
+	s.write("}")
 }
 
 func (s *streamer) array(v reflect.Value, level, depth int) {
@@ -125,7 +162,7 @@ func (s *streamer) array(v reflect.Value, level, depth int) {
 		s.write("[]")
 		return
 	}
-	s.write("[\n")
+	s.write("[")
 	if workers := runtime.GOMAXPROCS(0); workers > 1 && v.Len() >= parallelElems && encodedWhole(v.Type().Elem(), depth) {
 		s.elementsAtOnce(v, level, depth, workers)
 	} else {
@@ -133,53 +170,81 @@ func (s *streamer) array(v reflect.Value, level, depth int) {
 			s.element(v, i, level, depth)
 		}
 	}
-	s.write("\n" + indent(level) + "]")
+	s.newline(level)
+	s.write("]")
 }
 
 // element writes the i-th element of array v, after the separator if it is not the first.
 func (s *streamer) element(v reflect.Value, i, level, depth int) {
 	if i > 0 {
-		s.write(",\n")
+		s.write(",")
 	}
-	s.write(indent(level + 1))
+	s.newline(level + 1)
 	s.value(v.Index(i), level+1, depth)
 }
 
 // parallelElems is the length from which an array's elements are encoded by several
-// goroutines; perWorker is how many each encodes in one round.
+// goroutines; perChunk is how many one goroutine encodes at a time.
 const (
 	parallelElems = 256
-	perWorker     = 128
+	perChunk      = 128
 )
 
-// elementsAtOnce writes the elements of a long array, encoding them in rounds of perWorker
-// elements per worker, each worker into its own buffer, and writing the buffers in order.
-// Each element is written exactly as element writes it, so the output is the same as the
-// one-by-one loop's; an element that fails to encode stops the output where the loop would
-// have stopped.
+// elementsAtOnce writes the elements of a long array: workers encode chunks of perChunk
+// elements, each into a buffer of its own, while this goroutine writes the finished chunks
+// in order. At most two chunks per worker are encoded ahead of the writing, so memory stays
+// bounded. Each element is written exactly as element writes it, so the output is the same
+// as the one-by-one loop's; an element that fails to encode stops the output where the loop
+// would have stopped.
 func (s *streamer) elementsAtOnce(v reflect.Value, level, depth, workers int) {
-	ws := make([]*streamer, workers)
-	for w := range ws {
-		ws[w] = newStreamer(&bytes.Buffer{})
+	n := v.Len()
+	chunks := (n + perChunk - 1) / perChunk
+	type slot struct {
+		st   *streamer
+		done chan struct{}
 	}
-	for lo := 0; lo < v.Len() && s.err == nil; lo += workers * perWorker {
-		var wg sync.WaitGroup
-		for w := range ws {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				ws[w].encodeRange(v, lo+w*perWorker, min(lo+(w+1)*perWorker, v.Len()), level, depth)
-			}()
-		}
-		wg.Wait()
-		for w := range ws {
-			buf := ws[w].w.(*bytes.Buffer)
-			s.writeBytes(buf.Bytes())
-			if ws[w].err != nil && s.err == nil {
-				s.err = ws[w].err
+	ring := make([]slot, 2*workers)
+	for i := range ring {
+		ring[i] = slot{st: newStreamer(&bytes.Buffer{}, s.indent), done: make(chan struct{}, 1)}
+	}
+	tokens := make(chan struct{}, len(ring)+chunks) // one per chunk that may be encoded ahead
+	for range ring {
+		tokens <- struct{}{}
+	}
+	stop := make(chan struct{})
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				select {
+				case <-tokens:
+				case <-stop:
+					return
+				}
+				c := int(next.Add(1) - 1)
+				if c >= chunks {
+					return
+				}
+				sl := ring[c%len(ring)]
+				sl.st.encodeRange(v, c*perChunk, min((c+1)*perChunk, n), level, depth)
+				sl.done <- struct{}{}
 			}
-		}
+		}()
 	}
+	for c := 0; c < chunks && s.err == nil; c++ {
+		sl := ring[c%len(ring)]
+		<-sl.done
+		s.writeBytes(sl.st.w.(*bytes.Buffer).Bytes())
+		if sl.st.err != nil && s.err == nil {
+			s.err = sl.st.err
+		}
+		tokens <- struct{}{}
+	}
+	close(stop)
+	wg.Wait()
 }
 
 // encodeRange encodes elements [lo, hi) into the worker's buffer, from scratch, stopping at
@@ -215,15 +280,14 @@ func encodedWhole(t reflect.Type, depth int) bool {
 	return true
 }
 
-// whole encodes v with encoding/json, indented to sit at the given level. An addressable
-// value is passed by pointer so that pointer-receiver marshalers apply, as they would have
-// for the same value inside a whole-document encoding.
+// whole encodes v as one value, indented to sit at the given level: through its own
+// AppendJSON when it has one, otherwise with encoding/json. An addressable value is passed
+// by pointer so that pointer-receiver methods apply, as they would have for the same value
+// inside a whole-document encoding.
 func (s *streamer) whole(v reflect.Value, level int) {
 	if s.err != nil {
 		return
 	}
-	s.buf.Reset()
-	s.enc.SetIndent(indent(level), "  ")
 	var x any
 	switch {
 	case !v.IsValid():
@@ -231,6 +295,17 @@ func (s *streamer) whole(v reflect.Value, level int) {
 		x = v.Addr().Interface()
 	default:
 		x = v.Interface()
+	}
+	if a, ok := x.(Appender); ok {
+		s.scratch = a.AppendJSON(s.scratch[:0], level, s.indent)
+		s.writeBytes(s.scratch)
+		return
+	}
+	s.buf.Reset()
+	if s.indent {
+		s.enc.SetIndent(indent(level), "  ")
+	} else {
+		s.enc.SetIndent("", "")
 	}
 	if s.err = s.enc.Encode(x); s.err == nil {
 		_, s.err = s.w.Write(bytes.TrimSuffix(s.buf.Bytes(), []byte("\n")))
@@ -242,21 +317,28 @@ func indent(level int) string { return strings.Repeat("  ", level) }
 var (
 	jsonMarshaler = reflect.TypeFor[json.Marshaler]()
 	textMarshaler = reflect.TypeFor[encoding.TextMarshaler]()
+	appender      = reflect.TypeFor[Appender]()
 )
 
 // marshals reports whether t (or *t) encodes itself.
 func marshals(t reflect.Type) bool {
 	for _, u := range []reflect.Type{t, reflect.PointerTo(t)} {
-		if u.Implements(jsonMarshaler) || u.Implements(textMarshaler) {
+		if u.Implements(jsonMarshaler) || u.Implements(textMarshaler) || u.Implements(appender) {
 			return true
 		}
 	}
 	return false
 }
 
+// appends reports whether t or *t writes its own JSON (Appender).
+func appends(t reflect.Type) bool {
+	return t.Implements(appender) || t.Kind() != reflect.Pointer && reflect.PointerTo(t).Implements(appender)
+}
+
 // walkable reports whether values of t (through pointers) are structs this writer can lay
-// out field by field: no marshaler, no embedded fields, no tag options it does not follow.
-// Anything else is left to encoding/json whole.
+// out field by field: no marshaler, no tag options it does not follow, and embedded structs
+// whose fields it can place as encoding/json does (see fieldsOf). Anything else is left to
+// encoding/json whole.
 func walkable(t reflect.Type) bool {
 	for t.Kind() == reflect.Pointer {
 		if marshals(t) {
@@ -270,36 +352,102 @@ func walkable(t reflect.Type) bool {
 	if t.Kind() != reflect.Struct || marshals(t) {
 		return false
 	}
-	for i := 0; i < t.NumField(); i++ {
-		f := t.Field(i)
-		if f.Anonymous {
-			return false
-		}
-		tag := f.Tag.Get("json")
-		if _, opts, _ := strings.Cut(tag, ","); strings.Contains(opts, "string") || strings.Contains(opts, "omitzero") {
-			return false
-		}
-	}
-	return true
+	return fieldsOf(t) != nil
 }
 
-// fieldName gives the JSON name of an exported, non-skipped field.
-func fieldName(f reflect.StructField) (name string, omitEmpty, ok bool) {
-	if !f.IsExported() {
-		return "", false, false
+// field is one member of a walked struct: where it is (through embedded structs), its key
+// written as `"name": ` (or `"name":`), and whether omitempty applies.
+type field struct {
+	index     []int
+	key       string
+	omitEmpty bool
+}
+
+var fieldCache sync.Map // reflect.Type → []field (nil: not walkable)
+
+// fieldsOf lists the members of struct type t in encoding/json's order, with the fields of
+// untagged embedded structs in their place; nil when t has a field this writer does not
+// follow (a string or omitzero option, a tagged embedded struct, an embedded non-struct, or
+// two members of one name, which encoding/json resolves by rules not copied here).
+func fieldsOf(t reflect.Type) []field {
+	if f, ok := fieldCache.Load(t); ok {
+		return f.([]field)
 	}
-	tag := f.Tag.Get("json")
-	if tag == "-" {
-		return "", false, false
+	fs, ok := collectFields(t, nil, map[reflect.Type]bool{})
+	if ok {
+		seen := map[string]bool{}
+		for _, f := range fs {
+			if seen[f.key] {
+				ok = false
+			}
+			seen[f.key] = true
+		}
 	}
-	name, opts, _ := strings.Cut(tag, ",")
-	if name == "" {
-		name = f.Name
+	if !ok {
+		fs = nil
+	} else if fs == nil {
+		fs = []field{}
 	}
-	for _, o := range strings.Split(opts, ",") {
-		omitEmpty = omitEmpty || o == "omitempty"
+	fieldCache.Store(t, fs)
+	return fs
+}
+
+func collectFields(t reflect.Type, at []int, visiting map[reflect.Type]bool) ([]field, bool) {
+	if visiting[t] {
+		return nil, false
 	}
-	return name, omitEmpty, true
+	visiting[t] = true
+	defer delete(visiting, t)
+	var out []field
+	for i := 0; i < t.NumField(); i++ {
+		f := t.Field(i)
+		tag := f.Tag.Get("json")
+		if tag == "-" {
+			continue
+		}
+		name, opts, _ := strings.Cut(tag, ",")
+		if strings.Contains(opts, "string") || strings.Contains(opts, "omitzero") {
+			return nil, false
+		}
+		index := append(append([]int(nil), at...), i)
+		if f.Anonymous {
+			et := f.Type
+			if et.Kind() == reflect.Pointer {
+				et = et.Elem()
+			}
+			if name != "" || et.Kind() != reflect.Struct || marshals(f.Type) {
+				if !f.IsExported() && et.Kind() != reflect.Struct {
+					continue // encoding/json ignores embedded unexported non-structs
+				}
+				return nil, false
+			}
+			inner, ok := collectFields(et, index, visiting)
+			if !ok {
+				return nil, false
+			}
+			out = append(out, inner...)
+			continue
+		}
+		if !f.IsExported() {
+			continue
+		}
+		if name == "" {
+			name = f.Name
+		}
+		omit := false
+		for _, o := range strings.Split(opts, ",") {
+			omit = omit || o == "omitempty"
+		}
+		out = append(out, field{index: index, key: quotedKey(name), omitEmpty: omit})
+	}
+	return out, true
+}
+
+// quotedKey is the key as encoding/json writes it, followed by the colon (the indenting
+// writer adds a space after it).
+func quotedKey(name string) string {
+	b, _ := Marshal(name)
+	return string(b) + ":"
 }
 
 // isEmpty is encoding/json's test for omitempty.

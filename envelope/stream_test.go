@@ -55,6 +55,26 @@ type withEmbedded struct {
 	Z int `json:"z,omitzero"`
 }
 
+// wrapped embeds a pointer to a struct, as a command result that adds a method to the
+// domain's report does; its fields are written in its place.
+type wrapped struct {
+	*branch
+	note  string
+	After string `json:"after,omitempty"`
+}
+
+type embeddedValue struct {
+	leaf
+	Name string `json:"name"`
+}
+
+// clash has two members named a: encoding/json keeps the shallower, this writer leaves the
+// struct to encoding/json.
+type clash struct {
+	leaf
+	A int `json:"a"`
+}
+
 // TestWriteIndentMatchesEncodingJSON pins the streaming writer to encoding/json's indented
 // output byte for byte, across the shapes command results use.
 func TestWriteIndentMatchesEncodingJSON(t *testing.T) {
@@ -82,6 +102,10 @@ func TestWriteIndentMatchesEncodingJSON(t *testing.T) {
 		{"slice_of_structs", Success([]branch{full, {}}, nil)},
 		{"empty_struct", Success(struct{}{}, nil)},
 		{"embedded", Success(withEmbedded{embedded{"i"}, 0}, nil)},
+		{"embedded_pointer", Success(wrapped{branch: &full, note: "n", After: "a"}, nil)},
+		{"embedded_nil_pointer", Success(wrapped{After: "a"}, nil)},
+		{"embedded_value", Success([]embeddedValue{{leaf{A: "x"}, "n"}}, nil)},
+		{"embedded_clash", Success(clash{leaf{A: "x"}, 2}, nil)},
 		{"map", Success(map[string]any{"z": 1, "a": []leaf{{}}}, nil)},
 		{"failure", Failure(&model.Error{Code: model.CodeParse, Message: "m", Line: 3}, []string{"kept"})},
 		{"plain_error", Failure(errors.New("boom"), nil)},
@@ -98,6 +122,10 @@ func TestWriteIndentMatchesEncodingJSON(t *testing.T) {
 			}
 			if got.String() != string(want) {
 				t.Errorf("streamed output differs\n--- got\n%s\n--- want\n%s", got.String(), want)
+			}
+			want, _ = marshal(tc.r, "")
+			if got := MarshalCompact(tc.r); string(got) != string(want) {
+				t.Errorf("compact output differs\n--- got\n%s\n--- want\n%s", got, want)
 			}
 		})
 	}
@@ -152,7 +180,7 @@ func TestWriteIndentLongArrays(t *testing.T) {
 	var d doc
 	d.Years = make([]year, 3)
 	for y := range d.Years {
-		for i := range n + y*perWorker {
+		for i := range n + y*perChunk {
 			d.Years[y].Items = append(d.Years[y].Items, item{N: i, Name: strings.Repeat("x", i%5)})
 		}
 	}
@@ -172,6 +200,9 @@ func TestWriteIndentLongArrays(t *testing.T) {
 	}
 	if got.String() != string(want) {
 		t.Fatalf("streamed output differs from encoding/json (%d vs %d bytes)", got.Len(), len(want))
+	}
+	if want, _ := marshal(Success(d, nil), ""); string(MarshalCompact(Success(d, nil))) != string(want) {
+		t.Fatalf("compact output differs from encoding/json")
 	}
 
 	type wrap struct {

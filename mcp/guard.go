@@ -28,6 +28,7 @@ const (
 // At the end of input it waits (up to drainTimeout) until every request it passed on has been
 // answered, so that `printf '...' | cgt mcp` gets all its answers before the server exits.
 type guard struct {
+	calls    *caller // answers tools/call of the server's own tools; nil: the library does
 	in       *bufio.Reader
 	out      *lockedWriter
 	limit    int
@@ -95,34 +96,35 @@ func (g *guard) readLine() ([]byte, error) {
 }
 
 // accept checks the shape of a message that is valid JSON; anything not JSON is accepted so
-// that the library reports the parse error.
+// that the library reports the parse error. The message is decoded once, here; a tools/call
+// of the server's own tools is answered by g.calls and not passed on.
 func (g *guard) accept(line []byte) bool {
 	trimmed := bytes.TrimSpace(line)
 	if len(trimmed) == 0 {
 		return false // blank lines between messages are ignored
 	}
-	if !json.Valid(trimmed) {
-		return true
+	var m map[string]json.RawMessage
+	if trimmed[0] != '{' || json.Unmarshal(trimmed, &m) != nil {
+		if !json.Valid(trimmed) {
+			return true
+		}
+		g.reply(nil, codeInvalidRequest, "Invalid Request: a message must be a JSON object (batches are not supported)")
+		return false
 	}
-	id, problem := messageProblem(trimmed)
-	if problem == "" {
-		g.inflight.add(requestID(trimmed))
-		return true
+	id, problem := messageProblem(m)
+	if problem != "" {
+		g.reply(id, codeInvalidRequest, "Invalid Request: "+problem)
+		return false
 	}
-	g.reply(id, codeInvalidRequest, "Invalid Request: "+problem)
-	return false
+	rid := requestIDOf(m)
+	g.calls.cancel(m)
+	g.inflight.add(rid)
+	return !g.calls.take(m, rid)
 }
 
-// messageProblem says what makes valid JSON an invalid JSON-RPC message, and the id to answer
-// with when one could be read.
-func messageProblem(msg []byte) (json.RawMessage, string) {
-	if msg[0] != '{' {
-		return nil, "a message must be a JSON object (batches are not supported)"
-	}
-	var m map[string]json.RawMessage
-	if err := json.Unmarshal(msg, &m); err != nil {
-		return nil, "a message must be a JSON object"
-	}
+// messageProblem says what makes a JSON object an invalid JSON-RPC message, and the id to
+// answer with when one could be read.
+func messageProblem(m map[string]json.RawMessage) (json.RawMessage, string) {
 	id, hasID := m["id"]
 	if hasID && !validID(id) {
 		return nil, "id must be a string or a number"
@@ -245,16 +247,13 @@ func (f *inflight) drain(timeout time.Duration) {
 	}
 }
 
-// requestID is the id of a request message as canonical JSON text, or "" for a notification.
-func requestID(msg []byte) string {
-	var m struct {
-		ID     json.RawMessage `json:"id"`
-		Method string          `json:"method"`
-	}
-	if json.Unmarshal(msg, &m) != nil || m.Method == "" || len(m.ID) == 0 {
+// requestIDOf is the id of a request message (its members) as canonical JSON text, or ""
+// for a notification or a response.
+func requestIDOf(m map[string]json.RawMessage) string {
+	if _, ok := m["method"]; !ok || len(m["id"]) == 0 || string(m["id"]) == "null" {
 		return ""
 	}
-	return canonicalID(m.ID)
+	return canonicalID(m["id"])
 }
 
 // responseID reads the id of a response without decoding the rest of it: responses begin

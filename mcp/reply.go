@@ -108,10 +108,7 @@ func summaryLine(t Tool, res envelope.Result) string {
 	if !res.OK {
 		return fmt.Sprintf("%s failed: %s: %s (the envelope is in structuredContent)", t.Name, res.Error.Code, res.Error.Message)
 	}
-	n := 0
-	for range records.Of(res.Data) {
-		n++
-	}
+	n := records.Count(res.Data)
 	line := fmt.Sprintf("%s: ok, %d records; the envelope is in structuredContent", t.Name, n)
 	if len(res.Warnings) > 0 {
 		line += fmt.Sprintf("; %d warnings: %s", len(res.Warnings), strings.Join(res.Warnings, "; "))

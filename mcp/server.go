@@ -213,6 +213,7 @@ func newMCPServer(name, version, instructions string, tools []Tool, run Runner) 
 		st[i] = serverTool(t, run)
 	}
 	s.AddTools(st...)
+	registerDirect(s, tools, run)
 	return s
 }
 

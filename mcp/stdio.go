@@ -30,7 +30,9 @@ func Serve(ctx context.Context, s *server.MCPServer, stdin io.Reader, stdout, st
 	out := &lockedWriter{w: stdout}
 	stdio := server.NewStdioServer(s)
 	stdio.SetErrorLogger(log.New(stderr, "cgt mcp: ", log.LstdFlags))
-	err := stdio.Listen(ctx, newGuard(stdin, out, MaxMessageSize), out)
+	g := newGuard(stdin, out, MaxMessageSize)
+	g.calls = newCaller(ctx, s, out)
+	err := stdio.Listen(ctx, g, out)
 	if err == nil || ctx.Err() != nil || errors.Is(err, context.Canceled) {
 		return nil
 	}

@@ -26,7 +26,8 @@ import (
 //	record:"-"            left out of the record's fields
 //	record:"prose"        readable text derived from the other fields (arithmetic steps): shown
 //	                      by the text renderer, left out of the dense formats unless --fields
-//	                      names it
+//	                      names it; when the field is empty and the row is a Proser, its Prose
+//	                      is used (text written on demand rather than kept in the result)
 //
 // Rows nested in rows follow their parent and inherit the entity, period, timestamp and source
 // they do not set themselves. Nested structs that are not rows flatten into dotted keys.
@@ -68,6 +69,41 @@ func Of(v any) iter.Seq[Record] {
 			childRows(rv, top, 1, yield)
 		}
 	}
+}
+
+// Count is the number of records Of yields, found without deriving them (their fields,
+// their prose): a summary that only counts them costs a walk over the rows.
+func Count(v any) int {
+	if a, ok := v.(Adapter); ok {
+		return len(a.Records())
+	}
+	rv := reflect.ValueOf(v)
+	for rv.Kind() == reflect.Pointer {
+		if rv.IsNil() {
+			return 0
+		}
+		rv = rv.Elem()
+	}
+	if rv.Kind() != reflect.Struct {
+		return 0
+	}
+	n := countRows(rv)
+	if topKind(rv.Type()) != "" {
+		n++
+	}
+	return n
+}
+
+func countRows(rv reflect.Value) int {
+	n := 0
+	for _, f := range fieldsOf(rv) {
+		if strings.HasPrefix(f.tag, "rows=") {
+			for _, el := range rowValues(f.val) {
+				n += 1 + countRows(el)
+			}
+		}
+	}
+	return n
 }
 
 // Entitled is implemented by a result that names its records that have no entity of their
@@ -200,7 +236,13 @@ func makeRecord(rv reflect.Value, kind string, parent Record, depth int) Record 
 				rec.Source = s
 			}
 		case f.tag == "prose":
-			if v := indirect(f.val); v.IsValid() && v.Len() > 0 {
+			v := indirect(f.val)
+			if (!v.IsValid() || v.Len() == 0) && rv.CanAddr() {
+				if p, ok := rv.Addr().Interface().(Proser); ok {
+					v = reflect.ValueOf(p.Prose())
+				}
+			}
+			if v.IsValid() && v.Len() > 0 {
 				rec.Fields = append(rec.Fields, Field{Key: f.name, Value: listValue(v), Type: "prose"})
 			}
 		default:
@@ -209,6 +251,10 @@ func makeRecord(rv reflect.Value, kind string, parent Record, depth int) Record 
 	}
 	return rec
 }
+
+// Proser is a row whose prose field is written when it is rendered rather than kept in the
+// result (a match's arithmetic steps): Prose gives the lines when the field itself is empty.
+type Proser interface{ Prose() []string }
 
 func appendField(fs []Field, key string, v reflect.Value, omitempty bool) []Field {
 	if omitempty && v.IsZero() {

@@ -241,3 +241,14 @@ func TestFieldTypesComeFromTheValuesNotTheirTypeNames(t *testing.T) {
 		t.Errorf("a string: got %+v, want one field of type text", fs)
 	}
 }
+
+func TestCountIsTheNumberOfRecords(t *testing.T) {
+	for _, v := range []any{sample(), &struct{}{}, rate{Currency: "USD", Period: "2024-03", Rate: "1.2712"}, nil, 3} {
+		if got, want := Count(v), len(From(v)); got != want {
+			t.Errorf("%T: Count %d, From gives %d records", v, got, want)
+		}
+	}
+	if Count(sample()) < 3 {
+		t.Errorf("sample has %d records; the test needs nested rows", Count(sample()))
+	}
+}

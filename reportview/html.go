@@ -249,7 +249,7 @@ details{margin:.2em 0}summary{cursor:pointer;color:var(--accent)}pre{white-space
 <tr><td colspan="7"><details><summary>How it was worked out ({{.Where}})</summary>
 {{range .FX}}<p>{{.}}</p>{{end}}
 {{range .Matches}}<p><strong>{{.Rule}}</strong> ({{.Reference}}): {{.Quantity}} shares{{if .AcquisitionDate}} bought {{.AcquisitionDate}}{{end}}, gain {{pounds .Gain}}</p>
-<pre>{{range .Steps}}{{.}}
+<pre>{{range .Explain}}{{.}}
 {{end}}</pre>{{end}}
 </details></td></tr>
 {{end}}</table></div>

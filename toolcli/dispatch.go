@@ -22,14 +22,10 @@ var methods = map[string]method{
 	MethodCallTool:     (*Server).callTool,
 }
 
-func (s *Server) dispatch(ctx context.Context, name string, raw json.RawMessage) (any, *RPCError) {
+func (s *Server) dispatch(ctx context.Context, name string, p params) (any, *RPCError) {
 	m, ok := methods[name]
 	if !ok {
 		return nil, rpcErrorf(CodeMethodNotFound, "Method not found: %s", name)
-	}
-	p, rerr := decodeParams(raw)
-	if rerr != nil {
-		return nil, rerr
 	}
 	return m(s, ctx, p)
 }

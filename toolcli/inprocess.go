@@ -14,7 +14,14 @@ import (
 // cgt's own commands. It is an ordinary in-process MCP client except that
 // tool calls hand the request to the server directly and take its result
 // as a Go value, skipping a JSON round trip per call.
-func InProcessProvider(s *server.MCPServer) ProviderFactory {
+func InProcessProvider(s *server.MCPServer) ProviderFactory { return inProcess(s, false) }
+
+// InProcessRawProvider is InProcessProvider for a server whose tool handlers read only the
+// exact argument bytes (CallToolRequest.Params.RawArguments, or BindArguments), as cgt's
+// own do: the arguments are then handed over without being decoded into a map as well.
+func InProcessRawProvider(s *server.MCPServer) ProviderFactory { return inProcess(s, true) }
+
+func inProcess(s *server.MCPServer, rawOnly bool) ProviderFactory {
 	return func(context.Context) (mcpclient.MCPClient, error) {
 		// The server is cgt's own, in this process, answering one initialize per client; the
 		// session-less protocol has nothing to offer it.
@@ -22,14 +29,15 @@ func InProcessProvider(s *server.MCPServer) ProviderFactory {
 		if err != nil {
 			return nil, err
 		}
-		return &inProcessClient{Client: c, server: s}, nil
+		return &inProcessClient{Client: c, server: s, rawOnly: rawOnly}, nil
 	}
 }
 
 // inProcessClient is an in-process MCP client with a direct tools/call.
 type inProcessClient struct {
 	*mcpclient.Client
-	server *server.MCPServer
+	server  *server.MCPServer
+	rawOnly bool // the handlers read only RawArguments
 }
 
 // CallTool calls the tool's handler directly with the request as a Go value:
@@ -43,13 +51,16 @@ func (c *inProcessClient) CallTool(ctx context.Context, req mcp.CallToolRequest)
 	}
 	if raw, ok := req.Params.Arguments.(json.RawMessage); ok {
 		// Give handlers both forms, as the server does after decoding a message: the exact
-		// bytes (numbers keep every digit) and the decoded object.
+		// bytes (numbers keep every digit) and the decoded object, unless they read only
+		// the bytes.
 		req.Params.RawArguments = raw
-		var args map[string]any
-		if err := json.Unmarshal(raw, &args); err != nil {
-			return nil, fmt.Errorf("arguments of %s: %w", req.Params.Name, err)
+		if !c.rawOnly {
+			var args map[string]any
+			if err := json.Unmarshal(raw, &args); err != nil {
+				return nil, fmt.Errorf("arguments of %s: %w", req.Params.Name, err)
+			}
+			req.Params.Arguments = args
 		}
-		req.Params.Arguments = args
 	}
 	return st.Handler(ctx, req)
 }

@@ -186,3 +186,73 @@ func plainJSONHandler(w http.ResponseWriter, r *http.Request) {
 		"result": map[string]any{"content": []map[string]string{{"type": "text", "text": "ok"}}},
 	})
 }
+
+// BenchmarkCallToolConcurrent measures throughput with 64 connections in use at once: cgt's
+// get_fx_rate through callTool (output json, so the envelope is the answer) against the bare
+// handler of BenchmarkPlainHTTPJSON, each call checked. Besides calls/s and CPU time per
+// call, the callTool run reports its throughput as a fraction of the bare handler's measured
+// just before it (ratio); every call must succeed.
+func BenchmarkCallToolConcurrent(b *testing.B) {
+	const conns = 64
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		b.Fatal(err)
+	}
+	hs := &http.Server{Handler: http.HandlerFunc(plainJSONHandler)}
+	go hs.Serve(ln)
+	defer hs.Close()
+	s, err := mcp.New(commands.NewRegistry, mcp.Options{Version: "bench", Structured: true}) // as cgt serve
+	if err != nil {
+		b.Fatal(err)
+	}
+	srv := startServer(b, map[string]ProviderFactory{"cgt": InProcessRawProvider(s)})
+	fx := []byte(`{"jsonrpc":"2.0","id":1,"method":"callTool","params":{"server":"cgt","tool":"get_fx_rate","arguments":{"currency":"USD","year":2024,"month":3,"output":"json"}}}`)
+	var plainRate float64
+	for _, bc := range []struct {
+		name, url, token string
+		body             []byte
+		want             string
+	}{
+		{"plain_http_json", "http://" + ln.Addr().String() + "/", "token", benchBody, `"ok"`},
+		{"calltool_fx_rate", srv.URL(), srv.Token(), fx, `"rate":"1.2614"`},
+	} {
+		b.Run(bc.name, func(b *testing.B) {
+			httpClient, tr := newHTTPClient(conns)
+			defer tr.CloseIdleConnections()
+			var failed atomic.Int64
+			b.SetParallelism((conns + runtime.GOMAXPROCS(0) - 1) / runtime.GOMAXPROCS(0))
+			b.ReportAllocs()
+			cpu := processCPU()
+			b.ResetTimer()
+			b.RunParallel(func(pb *testing.PB) {
+				for pb.Next() {
+					req, _ := http.NewRequest(http.MethodPost, bc.url, bytes.NewReader(bc.body))
+					req.Header.Set("Content-Type", "application/json")
+					req.Header.Set("Authorization", "Bearer "+bc.token)
+					resp, err := httpClient.Do(req)
+					if err != nil {
+						failed.Add(1)
+						continue
+					}
+					data, _ := io.ReadAll(resp.Body)
+					resp.Body.Close()
+					if resp.StatusCode != http.StatusOK || !bytes.Contains(data, []byte(bc.want)) {
+						failed.Add(1)
+					}
+				}
+			})
+			b.StopTimer()
+			if n := failed.Load(); n > 0 {
+				b.Fatalf("%d of %d calls failed", n, b.N)
+			}
+			rate := float64(b.N) / b.Elapsed().Seconds()
+			b.ReportMetric(rate, "calls/s")
+			b.ReportMetric(float64(processCPU()-cpu)/float64(b.N), "cpu-ns/op")
+			if bc.name == "plain_http_json" {
+				plainRate = rate
+			} else if plainRate > 0 {
+				b.ReportMetric(rate/plainRate, "ratio")
+			}
+		})
+	}
+}

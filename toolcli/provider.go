@@ -176,8 +176,9 @@ func describe(t mcp.Tool) (*ToolDescription, error) {
 }
 
 // callTool calls one tool; a transport failure drops the connection and is
-// reported, and the next request starts the server again.
-func (p *provider) callTool(ctx context.Context, conn *connection, tool string, args json.RawMessage) (*CallToolResult, error) {
+// reported, and the next request starts the server again. The result is the
+// library's, written to the response as a CallToolResult (appendCallResult).
+func (p *provider) callTool(ctx context.Context, conn *connection, tool string, args json.RawMessage) (*mcp.CallToolResult, error) {
 	req := mcp.CallToolRequest{}
 	req.Params.Name = tool
 	req.Params.Arguments = args
@@ -185,29 +186,7 @@ func (p *provider) callTool(ctx context.Context, conn *connection, tool string, 
 	if err != nil {
 		return nil, p.failure(ctx, conn, err)
 	}
-	return toCallToolResult(res)
-}
-
-func toCallToolResult(res *mcp.CallToolResult) (*CallToolResult, error) {
-	out := &CallToolResult{Content: make([]json.RawMessage, 0, len(res.Content)), IsError: res.IsError}
-	for _, c := range res.Content {
-		item, err := json.Marshal(c)
-		if err != nil {
-			return nil, err
-		}
-		out.Content = append(out.Content, item)
-	}
-	switch {
-	case len(res.RawStructuredContent) > 0:
-		out.StructuredContent = res.RawStructuredContent
-	case res.StructuredContent != nil:
-		data, err := json.Marshal(res.StructuredContent)
-		if err != nil {
-			return nil, err
-		}
-		out.StructuredContent = data
-	}
-	return out, nil
+	return res, nil
 }
 
 // failure wraps err with the server's name. When the connection itself

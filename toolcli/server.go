@@ -19,7 +19,10 @@ import (
 	"sync"
 	"time"
 
+	"github.com/mark3labs/mcp-go/mcp"
+
 	"github.com/cgt-tools/cgt/envelope"
+	"github.com/cgt-tools/cgt/internal/jsontext"
 )
 
 // Options configure a Server.
@@ -151,7 +154,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusRequestEntityTooLarge, errorResponse(nil, rpcErrorf(CodeInvalidRequest, "Request too large")))
 		return
 	}
-	writeJSON(w, http.StatusOK, s.handle(r.Context(), body))
+	writeBody(w, http.StatusOK, s.handle(r.Context(), body))
 }
 
 // authorized compares the bearer token in constant time.
@@ -215,19 +218,95 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 		buf.Reset()
 		fmt.Fprintf(&buf, `{"jsonrpc":"2.0","id":null,"error":{"code":%d,"message":%q}}`+"\n", CodeInternalError, err.Error())
 	}
+	writeBody(w, status, buf.Bytes())
+}
+
+func writeBody(w http.ResponseWriter, status int, body []byte) {
 	w.Header().Set("Content-Type", "application/json")
-	w.Header().Set("Content-Length", strconv.Itoa(buf.Len()))
+	w.Header().Set("Content-Length", strconv.Itoa(len(body)))
 	w.WriteHeader(status)
-	_, _ = w.Write(buf.Bytes())
+	_, _ = w.Write(body)
+}
+
+// encodeResponse writes a response as the body of the HTTP answer: a tool's result by hand,
+// straight from the library's value (appendCallResult), anything else with the encoder.
+func encodeResponse(resp rpcResponse) []byte {
+	res, ok := resp.Result.(*mcp.CallToolResult)
+	if !ok {
+		var buf bytes.Buffer
+		if err := envelope.NewEncoder(&buf).Encode(resp); err != nil {
+			return encodeResponse(errorResponse(resp.ID, internal(err)))
+		}
+		return buf.Bytes()
+	}
+	b := append(make([]byte, 0, 256), `{"jsonrpc":"2.0","id":`...)
+	if len(resp.ID) == 0 {
+		b = append(b, "null"...)
+	} else {
+		b = append(b, resp.ID...) // as the request gave it: a number or string, compact
+	}
+	b = append(b, `,"result":`...)
+	b, err := appendCallResult(b, res)
+	if err != nil {
+		return encodeResponse(errorResponse(resp.ID, internal(err)))
+	}
+	return append(b, "}\n"...)
+}
+
+// appendCallResult writes a tool's result in the protocol's CallToolResult form: the content
+// items (a plain text item by hand, its text escaped once; any other through encoding/json),
+// isError when set, and the structured content as the tool sent it (compacted).
+func appendCallResult(b []byte, res *mcp.CallToolResult) ([]byte, error) {
+	b = append(b, `{"content":[`...)
+	for i, c := range res.Content {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		if t, ok := c.(mcp.TextContent); ok && t.Annotations == nil && t.Meta == nil && t.Type == "text" {
+			b = append(b, `{"type":"text","text":`...)
+			b = jsontext.AppendString(b, t.Text, false)
+			b = append(b, '}')
+			continue
+		}
+		item, err := envelope.Marshal(c)
+		if err != nil {
+			return nil, err
+		}
+		b = append(b, item...)
+	}
+	b = append(b, ']')
+	if res.IsError {
+		b = append(b, `,"isError":true`...)
+	}
+	structured := res.RawStructuredContent
+	if len(structured) == 0 && res.StructuredContent != nil {
+		var err error
+		if structured, err = envelope.Marshal(res.StructuredContent); err != nil {
+			return nil, err
+		}
+	}
+	if len(structured) > 0 {
+		b = append(b, `,"structuredContent":`...)
+		buf := bytes.NewBuffer(b)
+		if err := json.Compact(buf, structured); err != nil {
+			return nil, fmt.Errorf("structured content: %w", err)
+		}
+		b = buf.Bytes()
+	}
+	return append(b, '}'), nil
 }
 
 func errorResponse(id json.RawMessage, err *RPCError) rpcResponse {
 	return rpcResponse{JSONRPC: "2.0", ID: id, Error: err}
 }
 
-// handle answers one JSON-RPC request body.
-func (s *Server) handle(ctx context.Context, body []byte) rpcResponse {
-	req, rerr := parseRequest(body)
+// handle answers one JSON-RPC request body with the response's bytes.
+func (s *Server) handle(ctx context.Context, body []byte) []byte {
+	return encodeResponse(s.respond(ctx, body))
+}
+
+func (s *Server) respond(ctx context.Context, body []byte) rpcResponse {
+	req, p, rerr := readRequest(body)
 	if rerr != nil {
 		var id json.RawMessage
 		if req != nil {
@@ -235,11 +314,41 @@ func (s *Server) handle(ctx context.Context, body []byte) rpcResponse {
 		}
 		return errorResponse(id, rerr)
 	}
-	result, rerr := s.dispatch(ctx, req.Method, req.Params)
+	result, rerr := s.dispatch(ctx, req.Method, p)
 	if rerr != nil {
 		return errorResponse(req.ID, rerr)
 	}
 	return rpcResponse{JSONRPC: "2.0", ID: req.ID, Result: result}
+}
+
+// wellFormed is a request read with its params in one pass, the common case.
+type wellFormed struct {
+	JSONRPC string          `json:"jsonrpc"`
+	ID      json.RawMessage `json:"id,omitempty"`
+	Method  string          `json:"method"`
+	Params  params          `json:"params"`
+}
+
+// readRequest decodes a request and its params once; a body that does not decode that way
+// (not JSON, params not an object, ...) is read again by parseRequest and decodeParams, which
+// say what is wrong with it.
+func readRequest(body []byte) (*rpcRequest, params, *RPCError) {
+	var w wellFormed
+	if json.Unmarshal(bytes.TrimSpace(body), &w) == nil && validID(w.ID) && w.JSONRPC == "2.0" && w.Method != "" {
+		if w.Params == nil {
+			w.Params = params{}
+		}
+		return &rpcRequest{JSONRPC: w.JSONRPC, ID: w.ID, Method: w.Method}, w.Params, nil
+	}
+	req, rerr := parseRequest(body)
+	if rerr != nil {
+		return req, nil, rerr
+	}
+	if _, ok := methods[req.Method]; !ok {
+		return req, nil, rpcErrorf(CodeMethodNotFound, "Method not found: %s", req.Method)
+	}
+	p, rerr := decodeParams(req.Params)
+	return req, p, rerr
 }
 
 // parseRequest decodes and validates one JSON-RPC request. On an invalid

@@ -3,7 +3,6 @@ package engine
 import (
 	"encoding/json"
 	"runtime"
-	"strings"
 
 	"github.com/cgt-tools/cgt/cgt/internal/fanout"
 
@@ -35,6 +34,9 @@ func (m *Match) Explain() []string {
 	}
 	return m.lines()
 }
+
+// Prose gives the steps for the text and dense renderings (records.Proser): Explain.
+func (m *Match) Prose() []string { return m.Explain() }
 
 // WriteSteps sets every match's Steps from Explain, so that renderings other than JSON carry
 // them too. A large report's disposals are shared out among the processors: each match's
@@ -70,102 +72,141 @@ func (m Match) MarshalJSON() ([]byte, error) {
 	return json.Marshal(plain(m))
 }
 
-// lines writes the steps of one leg. The figures are written from the model values' own
+// lines writes the steps of one leg.
+func (m *Match) lines() []string {
+	var t stepText
+	t.write(m)
+	out := make([]string, len(t.ends))
+	text := string(t.buf) // one string for all the lines, which share it
+	from := 0
+	for i, end := range t.ends {
+		out[i], from = text[from:end], end
+	}
+	return out
+}
+
+// stepText holds the steps of one leg written end to end, and where each line ends. The JSON
+// writer reuses one for every match, so writing the steps allocates nothing.
+type stepText struct {
+	buf  []byte
+	ends []int
+	num  [64]byte // scratch for one figure before its separators are put in
+}
+
+func (t *stepText) reset() { t.buf, t.ends = t.buf[:0], t.ends[:0] }
+
+// end closes the line written since the last one.
+func (t *stepText) end() { t.ends = append(t.ends, len(t.buf)) }
+
+func (t *stepText) str(s string) *stepText { t.buf = append(t.buf, s...); return t }
+
+// write writes the lines of one leg. The figures are written from the model values' own
 // string forms, which give what decimal.Decimal would (exact for shares and averages, pence
 // rounded half away from zero for money) without converting each one.
-func (m *Match) lines() []string {
+func (t *stepText) write(m *Match) {
+	t.reset()
 	q := m.Quantity
-	var out []string
 	s := m.recipe
-	var acqDate string
+	var acqDate model.Date
 	var acqUsed, acqQty model.Decimal
 	var acqCost model.Money
 	if s != nil {
 		// the acquisition's shares used: the match's own, unless a split came between
-		acqDate, acqUsed, acqQty, acqCost = m.AcquisitionDate.String(), q, s.acqQty.quantity(), s.acqCost.money()
+		acqDate, acqUsed, acqQty, acqCost = *m.AcquisitionDate, q, s.acqQty.quantity(), s.acqCost.money()
 		if m.AcquisitionQuantity != nil {
 			acqUsed = *m.AcquisitionQuantity
 		}
 	}
 	switch m.Rule {
 	case RuleSameDay:
-		out = append(out,
-			"same-day acquisition on "+acqDate+": "+shares(acqQty)+" for "+gbp(acqCost)+" in total ("+RefSameDay+")",
-			"cost = "+shares(acqUsed)+" × "+gbp(acqCost)+" ÷ "+shares(acqQty)+" = "+gbp(m.Cost))
+		t.str("same-day acquisition on ").date(acqDate).str(": ").shares(acqQty).str(" for ").gbp(acqCost).str(" in total (" + RefSameDay + ")").end()
+		t.str("cost = ").shares(acqUsed).str(" × ").gbp(acqCost).str(" ÷ ").shares(acqQty).str(" = ").gbp(m.Cost).end()
 	case RuleBedAndBreakfast:
-		out = append(out, "acquisition on "+acqDate+", within 30 days after the disposal: "+
-			shares(acqQty)+" for "+gbp(acqCost)+" in total ("+RefBedAndBreakfast+")")
+		t.str("acquisition on ").date(acqDate).str(", within 30 days after the disposal: ").
+			shares(acqQty).str(" for ").gbp(acqCost).str(" in total (" + RefBedAndBreakfast + ")").end()
 		if f := s.split; f != nil {
-			out = append(out, "a split or consolidation in between: 1 share then = "+qty(f.num.divRound(f.den, divPlaces).quantity())+
-				" shares now, so "+shares(acqUsed)+" acquired match "+shares(q)+" disposed of")
+			t.str("a split or consolidation in between: 1 share then = ").qty(f.num.divRound(f.den, divPlaces).quantity()).
+				str(" shares now, so ").shares(acqUsed).str(" acquired match ").shares(q).str(" disposed of").end()
 		}
-		out = append(out, "cost = "+shares(acqUsed)+" × "+gbp(acqCost)+" ÷ "+shares(acqQty)+" = "+gbp(m.Cost))
+		t.str("cost = ").shares(acqUsed).str(" × ").gbp(acqCost).str(" ÷ ").shares(acqQty).str(" = ").gbp(m.Cost).end()
 	default:
 		before, after := m.PoolBefore, m.PoolAfter
-		out = append(out,
-			"Section 104 pool before: "+shares(before.Quantity)+" costing "+gbp(before.Cost)+
-				" (average "+gbpExact(*m.AverageCost)+" a share) ("+RefSection104+")",
-			"cost = "+shares(q)+" × "+gbp(before.Cost)+" ÷ "+shares(before.Quantity)+" = "+gbp(m.Cost),
-			"pool after: "+shares(after.Quantity)+" costing "+gbp(after.Cost))
+		t.str("Section 104 pool before: ").shares(before.Quantity).str(" costing ").gbp(before.Cost).
+			str(" (average ").gbpExact(*m.AverageCost).str(" a share) (" + RefSection104 + ")").end()
+		t.str("cost = ").shares(q).str(" × ").gbp(before.Cost).str(" ÷ ").shares(before.Quantity).str(" = ").gbp(m.Cost).end()
+		t.str("pool after: ").shares(after.Quantity).str(" costing ").gbp(after.Cost).end()
 	}
 	if sale := m.disposal; !numOfDecimal(q).equal(numOfDecimal(sale.Quantity)) {
-		out = append(out,
-			"proceeds = "+shares(q)+" × "+gbp(sale.Proceeds)+" ÷ "+shares(sale.Quantity)+" = "+gbp(m.Proceeds),
-			"sale fees = "+shares(q)+" × "+gbp(sale.SaleFees)+" ÷ "+shares(sale.Quantity)+" = "+gbp(m.SaleFees))
+		t.str("proceeds = ").shares(q).str(" × ").gbp(sale.Proceeds).str(" ÷ ").shares(sale.Quantity).str(" = ").gbp(m.Proceeds).end()
+		t.str("sale fees = ").shares(q).str(" × ").gbp(sale.SaleFees).str(" ÷ ").shares(sale.Quantity).str(" = ").gbp(m.SaleFees).end()
 	}
 	gain := numOfMoney(m.Proceeds).sub(numOfMoney(m.SaleFees)).sub(numOfMoney(m.Cost)).money()
-	return append(out, "gain = "+gbp(m.Proceeds)+" − "+gbp(m.SaleFees)+" − "+gbp(m.Cost)+" = "+gbp(gain))
+	t.str("gain = ").gbp(m.Proceeds).str(" − ").gbp(m.SaleFees).str(" − ").gbp(m.Cost).str(" = ").gbp(gain).end()
 }
 
+func (t *stepText) date(d model.Date) *stepText { t.buf = d.AppendString(t.buf); return t }
+
 // shares writes a share count with its unit.
-func shares(d model.Decimal) string {
+func (t *stepText) shares(d model.Decimal) *stepText {
 	if numOfDecimal(d).equal(numInt(1)) {
-		return "1 share"
+		return t.str("1 share")
 	}
-	return qty(d) + " shares"
+	return t.qty(d).str(" shares")
 }
 
 // qty writes an exact quantity with thousands separators.
-func qty(d model.Decimal) string { return group(d.String()) }
+func (t *stepText) qty(d model.Decimal) *stepText {
+	t.buf = appendGrouped(t.buf, d.AppendString(t.num[:0]))
+	return t
+}
 
 // gbp writes a GBP amount rounded to pence, half away from zero, with separators; the sign
 // is the exact amount's, so a loss under a halfpenny reads −£0.00.
-func gbp(m model.Money) string {
-	return sign(m.Sign()) + "£" + group(strings.TrimPrefix(m.String(), "-"))
+func (t *stepText) gbp(m model.Money) *stepText {
+	return t.pounds(m.Sign(), m.AppendString(t.num[:0]))
 }
 
 // gbpExact writes a GBP amount at its own precision.
-func gbpExact(d model.Decimal) string {
-	return sign(d.Sign()) + "£" + group(strings.TrimPrefix(d.String(), "-"))
+func (t *stepText) gbpExact(d model.Decimal) *stepText {
+	return t.pounds(d.Sign(), d.AppendString(t.num[:0]))
 }
 
-func sign(s int) string {
-	if s < 0 {
-		return "−"
+// pounds writes −£ (for a negative sign) or £ and the figure's digits without their own sign.
+func (t *stepText) pounds(sign int, digits []byte) *stepText {
+	if sign < 0 {
+		t.buf = append(t.buf, "−"...)
 	}
-	return ""
+	t.buf = append(t.buf, "£"...)
+	if len(digits) > 0 && digits[0] == '-' {
+		digits = digits[1:]
+	}
+	t.buf = appendGrouped(t.buf, digits)
+	return t
 }
 
-// group puts thousands separators into the integer part of a plain decimal string.
-func group(s string) string {
-	neg := strings.HasPrefix(s, "-")
-	if neg {
+// appendGrouped appends a plain decimal string with thousands separators in its integer part.
+func appendGrouped(b, s []byte) []byte {
+	if len(s) > 0 && s[0] == '-' {
+		b = append(b, '-')
 		s = s[1:]
 	}
-	intPart, frac := s, ""
-	if i := strings.IndexByte(s, '.'); i >= 0 {
-		intPart, frac = s[:i], s[i:]
-	}
-	var b strings.Builder
-	if neg {
-		b.WriteByte('-')
-	}
-	for i, c := range intPart {
-		if i > 0 && (len(intPart)-i)%3 == 0 {
-			b.WriteByte(',')
+	intLen := len(s)
+	for i, c := range s {
+		if c == '.' {
+			intLen = i
+			break
 		}
-		b.WriteRune(c)
 	}
-	b.WriteString(frac)
-	return b.String()
+	for i := 0; i < intLen; i++ {
+		if i > 0 && (intLen-i)%3 == 0 {
+			b = append(b, ',')
+		}
+		b = append(b, s[i])
+	}
+	return append(b, s[intLen:]...)
 }
+
+// shares and gbp are the string forms of the stepText writers, for lines written once (a
+// reorganisation's, a transfer's).
+func shares(d model.Decimal) string { var t stepText; return string(t.shares(d).buf) }
+func gbp(m model.Money) string      { var t stepText; return string(t.gbp(m).buf) }

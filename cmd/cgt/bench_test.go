@@ -1,17 +1,22 @@
 package main
 
 import (
+	"bytes"
 	"fmt"
 	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
+	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
 	"github.com/cgt-tools/cgt/cli"
+	"github.com/cgt-tools/cgt/internal/ledgergen"
 )
 
 var (
@@ -153,4 +158,60 @@ type countingWriter int
 func (c *countingWriter) Write(p []byte) (int, error) {
 	*c += countingWriter(len(p))
 	return len(p), nil
+}
+
+// BenchmarkReportLedger runs report.calculate in the process on a ledger written by
+// internal/ledgergen (1,000 tickers, a tenth of trades in US dollars, corporate events) and
+// reports time, CPU time and allocated bytes per ledger line, for each output format. The
+// number of lines is CGT_BENCH_LINES (default 10,000); `make bench-report` runs 100,000.
+func BenchmarkReportLedger(b *testing.B) {
+	lines := 10_000
+	if s := os.Getenv("CGT_BENCH_LINES"); s != "" {
+		n, err := strconv.Atoi(s)
+		if err != nil || n <= 0 {
+			b.Fatalf("CGT_BENCH_LINES=%q: want a positive whole number", s)
+		}
+		lines = n
+	}
+	path := filepath.Join(b.TempDir(), "ledger.cgt")
+	var src bytes.Buffer
+	if err := ledgergen.Write(&src, ledgergen.Options{Lines: lines, Tickers: 1000, USDPercent: 10, Events: true, Seed: 1}); err != nil {
+		b.Fatal(err)
+	}
+	if err := os.WriteFile(path, src.Bytes(), 0o644); err != nil {
+		b.Fatal(err)
+	}
+	for _, format := range []string{"json", "compact", "records", "text"} {
+		b.Run(format, func(b *testing.B) {
+			var out countingWriter
+			f := newFactory()
+			f.Stdin, f.Stdout, f.Stderr = strings.NewReader(""), &out, io.Discard
+			runtime.GC()
+			var before, after runtime.MemStats
+			runtime.ReadMemStats(&before)
+			cpu := cpuTime()
+			for b.Loop() {
+				out = 0
+				if code := cli.Run(f, []string{"report.calculate", path, "--output", format}); code != 0 {
+					b.Fatalf("exit %d", code)
+				}
+			}
+			cpu = cpuTime() - cpu
+			runtime.ReadMemStats(&after)
+			per := float64(b.N) * float64(lines)
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/per, "ns/line")
+			b.ReportMetric(float64(cpu.Nanoseconds())/per, "cpu-ns/line")
+			b.ReportMetric(float64(after.TotalAlloc-before.TotalAlloc)/per, "B/line")
+			b.ReportMetric(float64(out)/float64(lines), "out-bytes/line")
+		})
+	}
+}
+
+// cpuTime is the user plus system time the process has used.
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }

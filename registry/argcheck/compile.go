@@ -38,6 +38,7 @@ type Schema struct {
 	pattern              *regexp.Regexp
 
 	minimum, maximum, exclusiveMinimum, exclusiveMaximum *big.Rat
+	ints                                                 *intBounds // the bounds as int64, when all are whole
 
 	oneOf, anyOf []*Schema
 }
@@ -162,7 +163,73 @@ func compileObject(d map[string]any, at string) (*Schema, error) {
 			return nil, err
 		}
 	}
+	s.ints = wholeBounds(s)
 	return s, nil
+}
+
+// intBounds are a schema's numeric bounds as int64, for checking whole numbers (a year, a
+// month) without big.Rat; a bound not given is the extreme of its side.
+type intBounds struct{ min, max int64 }
+
+// wholeBounds gives the bounds of s as inclusive int64 limits, or nil when there are none or
+// any is not a whole number that fits (those values go through big.Rat).
+func wholeBounds(s *Schema) *intBounds {
+	if s.minimum == nil && s.maximum == nil && s.exclusiveMinimum == nil && s.exclusiveMaximum == nil {
+		return nil
+	}
+	b := &intBounds{min: math.MinInt64, max: math.MaxInt64}
+	for _, c := range []struct {
+		r         *big.Rat
+		lower     bool
+		exclusive int64
+	}{{s.minimum, true, 0}, {s.exclusiveMinimum, true, 1}, {s.maximum, false, 0}, {s.exclusiveMaximum, false, -1}} {
+		if c.r == nil {
+			continue
+		}
+		// a bound a step inside the int64 range, so that the exclusive form cannot overflow
+		if !c.r.IsInt() || !c.r.Num().IsInt64() || c.r.Num().Int64() <= math.MinInt64+1 || c.r.Num().Int64() >= math.MaxInt64-1 {
+			return nil
+		}
+		v := c.r.Num().Int64() + c.exclusive
+		if c.lower {
+			b.min = max(b.min, v)
+		} else {
+			b.max = min(b.max, v)
+		}
+	}
+	return b
+}
+
+// wholeNumber is v as an int64 when it is a whole number in int64's range written as one
+// (json.Number "2024", a Go integer, or a float64 holding a whole number of at most 2⁵³);
+// ok is false for anything else, which goes through big.Rat.
+func wholeNumber(v any) (int64, bool) {
+	switch n := v.(type) {
+	case json.Number:
+		i, err := strconv.ParseInt(string(n), 10, 64)
+		return i, err == nil
+	case int:
+		return int64(n), true
+	case int64:
+		return n, true
+	case int32:
+		return int64(n), true
+	case int16:
+		return int64(n), true
+	case int8:
+		return int64(n), true
+	case uint8:
+		return int64(n), true
+	case uint16:
+		return int64(n), true
+	case uint32:
+		return int64(n), true
+	case float64:
+		if n == math.Trunc(n) && math.Abs(n) <= 1<<53 {
+			return int64(n), true
+		}
+	}
+	return 0, false
 }
 
 // typeOrder is the order in which failure messages list the wanted types.

@@ -216,6 +216,11 @@ func (s *Schema) validateNumber(v any, fail func(keyword, msg string)) {
 	if s.minimum == nil && s.maximum == nil && s.exclusiveMinimum == nil && s.exclusiveMaximum == nil {
 		return
 	}
+	if s.ints != nil {
+		if i, ok := wholeNumber(v); ok && i >= s.ints.min && i <= s.ints.max {
+			return // within every bound; a value outside is described below, exactly
+		}
+	}
 	n, ok := rat(v)
 	if !ok {
 		fail("type", fmt.Sprintf("%v is not a number", v))
@@ -271,10 +276,11 @@ func typeOf(v any) string {
 }
 
 func isInteger(v any) bool {
-	if s, ok := v.(json.Number); ok {
-		if _, err := strconv.ParseInt(string(s), 10, 64); err == nil {
-			return true // the common case, without big.Rat
-		}
+	if _, ok := wholeNumber(v); ok {
+		return true // the common case, without big.Rat
+	}
+	if f, ok := v.(float64); ok {
+		return !math.IsInf(f, 0) && f == math.Trunc(f) // NaN fails the comparison
 	}
 	n, ok := rat(v)
 	return ok && n.IsInt()

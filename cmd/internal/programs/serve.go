@@ -32,7 +32,7 @@ func Serve(version string, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "Error:", err)
 		return exitError
 	}
-	builtins := map[string]toolcli.ProviderFactory{"cgt": toolcli.InProcessProvider(s)}
+	builtins := map[string]toolcli.ProviderFactory{"cgt": toolcli.InProcessRawProvider(s)}
 	return toolcli.ServeMain(context.Background(), rest, stdout, stderr, builtins)
 }
 

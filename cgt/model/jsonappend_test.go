@@ -1,0 +1,40 @@
+package model
+
+import (
+	"encoding/json"
+	"testing"
+
+	"github.com/shopspring/decimal"
+)
+
+// The appenders must write exactly what MarshalJSON writes, since the report writer uses them
+// in its place.
+func TestAppendJSONMatchesMarshalJSON(t *testing.T) {
+	for _, s := range []string{"0", "-0", "1", "-1", "0.005", "-0.005", "0.004999", "1234.5", "-1234.565",
+		"100.000", "0.0000001", "123456789012345678901234567890.123456789", "1e30", "-2.5e-25", "7.00000000000000000001"} {
+		d := decimal.RequireFromString(s)
+		for _, v := range []interface {
+			json.Marshaler
+			AppendJSON([]byte) []byte
+		}{NewMoney(d), NewDecimal(d)} {
+			want, _ := v.MarshalJSON()
+			if got := v.AppendJSON([]byte("x")); string(got) != "x"+string(want) {
+				t.Errorf("%T %s: AppendJSON %s, MarshalJSON %s", v, s, got[1:], want)
+			}
+		}
+	}
+}
+
+func TestDateAppendStringMatchesString(t *testing.T) {
+	for d := NewDate(1, 1, 1) - 3; d < NewDate(9999, 12, 31)+3; d += 17 {
+		if got, want := string(d.AppendString(nil)), d.String(); got != want {
+			t.Fatalf("day %d: %s, want %s", d, got, want)
+		}
+	}
+	for _, d := range []Date{NewDate(2024, 2, 29), NewDate(2000, 3, 1), NewDate(1900, 2, 28), NewDate(1970, 1, 1), NewDate(1969, 12, 31)} {
+		want, _ := d.MarshalJSON()
+		if got := d.AppendJSON(nil); string(got) != string(want) {
+			t.Errorf("%s: %s, want %s", d, got, want)
+		}
+	}
+}

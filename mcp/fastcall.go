@@ -1,0 +1,163 @@
+package mcp
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"sync"
+
+	"github.com/mark3labs/mcp-go/server"
+
+	"github.com/cgt-tools/cgt/internal/jsontext"
+)
+
+// The stdio server answers tools/call for its own tools itself, before the MCP library sees
+// the message: the request is decoded once (its arguments stay raw JSON, handed to the
+// runner as they came) and the reply is written once, straight into the response line. The
+// library would decode the message again five or six times, turn the arguments into a map,
+// and marshal the whole result, a report's text of hundreds of kilobytes, a second time.
+// Everything else (initialize, tools/list, resources, unknown tools, task-augmented calls)
+// still goes to the library. Calls served this way keep the library's behaviour: up to
+// callWorkers at once, notifications/cancelled cancels them, a panic is an internal error.
+
+// callWorkers is how many tool calls run at once, as in the library's worker pool.
+const callWorkers = 5
+
+// directCalls is what the stdio transport needs to answer tools/call itself: the server's
+// tools by name and how to run them.
+type directCalls struct {
+	tools map[string]Tool
+	run   Runner
+}
+
+// direct holds the directCalls of each server built by newMCPServer, for Serve.
+var direct sync.Map // *server.MCPServer → *directCalls
+
+func registerDirect(s *server.MCPServer, tools []Tool, run Runner) {
+	byName := make(map[string]Tool, len(tools))
+	for _, t := range tools {
+		byName[t.Name] = t
+	}
+	direct.Store(s, &directCalls{tools: byName, run: run})
+}
+
+// caller runs the tools/call requests the guard takes, writing each answer to out.
+type caller struct {
+	calls   *directCalls
+	ctx     context.Context
+	out     *lockedWriter
+	slots   chan struct{}
+	mu      sync.Mutex
+	cancels map[string]context.CancelFunc // by canonical request id
+}
+
+func newCaller(ctx context.Context, s *server.MCPServer, out *lockedWriter) *caller {
+	d, ok := direct.Load(s)
+	if !ok {
+		return nil
+	}
+	return &caller{calls: d.(*directCalls), ctx: ctx, out: out, slots: make(chan struct{}, callWorkers), cancels: map[string]context.CancelFunc{}}
+}
+
+// callParams are the params of a tools/call request this transport answers itself.
+type callParams struct {
+	Name      string          `json:"name"`
+	Arguments json.RawMessage `json:"arguments"`
+	Task      json.RawMessage `json:"task"`
+}
+
+// take starts the call when msg (its members m, already decoded) is a tools/call of one of
+// the server's tools, and reports whether it did; false leaves the message to the library.
+func (c *caller) take(m map[string]json.RawMessage, id string) bool {
+	if c == nil || id == "" || string(m["method"]) != `"tools/call"` {
+		return false
+	}
+	var p callParams
+	if raw, ok := m["params"]; !ok || json.Unmarshal(raw, &p) != nil || len(p.Task) > 0 {
+		return false
+	}
+	t, ok := c.calls.tools[p.Name]
+	if !ok {
+		return false // the library answers an unknown tool
+	}
+	args := p.Arguments
+	if len(args) == 0 || string(args) == "null" {
+		args = json.RawMessage("{}")
+	}
+	ctx, cancel := context.WithCancel(c.ctx)
+	c.mu.Lock()
+	c.cancels[id] = cancel
+	c.mu.Unlock()
+	rawID := m["id"]
+	go func() {
+		c.slots <- struct{}{} // waits here, not in the reading loop, when callWorkers run
+		defer func() { <-c.slots }()
+		defer func() {
+			c.mu.Lock()
+			delete(c.cancels, id)
+			c.mu.Unlock()
+			cancel()
+		}()
+		c.out.Write(c.answer(ctx, rawID, t, args))
+	}()
+	return true
+}
+
+// cancel cancels the call a notifications/cancelled names, if it is one of ours.
+func (c *caller) cancel(m map[string]json.RawMessage) {
+	if c == nil || string(m["method"]) != `"notifications/cancelled"` {
+		return
+	}
+	var p struct {
+		RequestID json.RawMessage `json:"requestId"`
+	}
+	if json.Unmarshal(m["params"], &p) != nil {
+		return
+	}
+	c.mu.Lock()
+	cancel := c.cancels[canonicalID(p.RequestID)]
+	c.mu.Unlock()
+	if cancel != nil {
+		cancel()
+	}
+}
+
+// answer runs the tool and writes the response line.
+func (c *caller) answer(ctx context.Context, id json.RawMessage, t Tool, args json.RawMessage) (line []byte) {
+	defer func() {
+		if r := recover(); r != nil {
+			line = errorLine(id, -32603, fmt.Sprintf("panic recovered in %s tool handler: %v", t.Name, r))
+		}
+	}()
+	return resultLine(id, c.calls.run.Run(ctx, t, args))
+}
+
+// resultLine writes a CallToolResult response as the library would: one text content, the
+// structured content when there is any, isError when the call failed; then a newline.
+func resultLine(id json.RawMessage, r Reply) []byte {
+	b := make([]byte, 0, len(r.Text)+len(r.Text)/4+len(r.Structured)+128) // room for the escapes of JSON text
+	b = append(b, `{"jsonrpc":"2.0","id":`...)
+	b = append(b, id...)
+	b = append(b, `,"result":{"content":[{"type":"text","text":`...)
+	b = jsontext.AppendString(b, r.Text, false)
+	b = append(b, "}]"...)
+	if s := bytes.TrimSpace(r.Structured); len(s) > 0 {
+		b = append(b, `,"structuredContent":`...)
+		b = append(b, s...)
+	}
+	if !r.OK {
+		b = append(b, `,"isError":true`...)
+	}
+	return append(b, "}}\n"...)
+}
+
+func errorLine(id json.RawMessage, code int, message string) []byte {
+	b := append([]byte(`{"jsonrpc":"2.0","id":`), id...)
+	b = append(b, `,"error":{"code":`...)
+	b = strconv.AppendInt(b, int64(code), 10)
+	b = append(b, `,"message":`...)
+	b = jsontext.AppendString(b, message, false)
+	return append(b, "}}\n"...)
+}
