@@ -1,7 +1,7 @@
 # cgt — common tasks. `make test` is the command CI runs (see README.md).
 GO ?= go
 
-.PHONY: build test race gen gen-check bench fuzz lint fx docs docs-test clean
+.PHONY: build test race gen gen-check bench bench-report bench-mcp bench-toolcli ledgers fuzz lint fx docs docs-test clean
 
 # Every program: cgt and the siblings its built-ins hand over to (cgt-mcp, cgt-serve, tool-cli,
 # cgt-gen), side by side in bin/ as `cgt mcp` expects them.
@@ -27,8 +27,33 @@ gen:
 gen-check:
 	$(GO) run ./cmd/cgt-gen --check
 
+# Every benchmark, with the bytes allocated beside each time (-benchmem; the report and engine
+# benchmarks add B/line or B/txn and CPU time). docs/performance.md says what each measures
+# and how to compare two builds.
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./...
+
+# The paths with performance targets, one at a time (BENCHTIME: -benchtime; LINES: the ledger
+# size of the command-line report benchmark).
+BENCHTIME ?= 1x
+LINES ?= 100000
+bench-report:
+	$(GO) test -run '^$$' -bench 'BenchmarkCalculate|BenchmarkParseAndCalculate' -benchmem ./cgt/engine
+	CGT_BENCH_LINES=$(LINES) $(GO) test -run '^$$' -bench 'BenchmarkReportLedger' -benchtime $(BENCHTIME) -benchmem ./cmd/cgt
+
+bench-mcp:
+	$(GO) test -run '^$$' -bench 'BenchmarkToolsCall|BenchmarkSDKClient' -benchtime 100x -benchmem ./mcp
+
+bench-toolcli:
+	$(GO) test -run '^$$' -bench 'BenchmarkCallTool|BenchmarkPlainHTTPJSON' -benchmem ./toolcli
+
+# Large ledgers for timing the command line (the same files for the same seed), in LEDGER_DIR.
+LEDGER_DIR ?= bin/ledgers
+ledgers:
+	mkdir -p $(LEDGER_DIR)
+	$(GO) run ./cmd/cgt-ledgergen -n 1000 -o $(LEDGER_DIR)/ledger-1k.cgt
+	$(GO) run ./cmd/cgt-ledgergen -n 100000 -o $(LEDGER_DIR)/ledger-100k.cgt
+	$(GO) run ./cmd/cgt-ledgergen -n 1000000 -o $(LEDGER_DIR)/ledger-1m.cgt
 
 # Each fuzz target runs for FUZZTIME (default 20s).
 FUZZTIME ?= 20s

@@ -35,14 +35,18 @@ func main() {
 			fmt.Fprintln(os.Stderr, "cgt-ledgergen:", err)
 			os.Exit(1)
 		}
-		defer f.Close()
 		w = f
 	}
 	bw := bufio.NewWriterSize(w, 1<<20)
 	o := ledgergen.Options{Lines: *n, Tickers: *tickers, USDPercent: *usd, Events: *events, Seed: *seed}
-	if err := ledgergen.Write(bw, o); err == nil {
+	err := ledgergen.Write(bw, o)
+	if err == nil {
 		err = bw.Flush()
-	} else {
+	}
+	if cerr := w.Close(); err == nil && *out != "" {
+		err = cerr
+	}
+	if err != nil {
 		fmt.Fprintln(os.Stderr, "cgt-ledgergen:", err)
 		os.Exit(1)
 	}

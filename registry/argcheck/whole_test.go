@@ -3,6 +3,7 @@ package argcheck
 import (
 	"bytes"
 	"encoding/json"
+	"math"
 	"testing"
 )
 
@@ -53,7 +54,7 @@ func TestWholeNumberBoundsAgreeWithExactBounds(t *testing.T) {
 
 func TestIsIntegerFastPathAgreesWithExact(t *testing.T) {
 	for _, v := range []any{json.Number("3"), json.Number("3.0"), json.Number("3.5"), json.Number("1e400"), 3, int8(-3), uint16(7),
-		3.0, 3.5, -0.0, 1e300, 1e-300, 9007199254740993.0, float32(2.5), float32(4)} {
+		3.0, 3.5, math.Copysign(0, -1), 1e300, 1e-300, 9007199254740993.0, float32(2.5), float32(4)} {
 		n, ok := rat(v)
 		if want := ok && n.IsInt(); isInteger(v) != want {
 			t.Errorf("isInteger(%T %v) = %v, want %v", v, v, !want, want)
