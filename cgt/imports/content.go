@@ -7,8 +7,6 @@ import (
 	"io"
 	"strings"
 	"unicode/utf8"
-
-	"golang.org/x/text/encoding/charmap"
 )
 
 // sniffLines is how many non-blank lines a detector sees: enough for the preambles of the
@@ -94,9 +92,33 @@ func decodeText(src []byte) []byte {
 	if cut := validPrefix(src); len(src)-cut < utf8.UTFMax && utf8.Valid(src[:cut]) {
 		return src
 	}
-	out, err := charmap.Windows1252.NewDecoder().Bytes(src)
-	if err != nil {
-		return src
+	return fromWindows1252(src)
+}
+
+// cp1252High are the characters Windows-1252 puts at 0x80–0x9F (Latin-1 has controls there);
+// 0 marks the five bytes it leaves undefined, which become U+FFFD.
+var cp1252High = [32]rune{
+	'€', 0, '‚', 'ƒ', '„', '…', '†', '‡', 'ˆ', '‰', 'Š', '‹', 'Œ', 0, 'Ž', 0,
+	0, '‘', '’', '“', '”', '•', '–', '—', '˜', '™', 'š', '›', 'œ', 0, 'ž', 'Ÿ',
+}
+
+// fromWindows1252 decodes Windows-1252 text (what spreadsheet programs on Windows save as
+// "CSV") into UTF-8: bytes from 0xA0 are Latin-1, 0x80–0x9F are looked up above.
+func fromWindows1252(src []byte) []byte {
+	out := make([]byte, 0, len(src)+len(src)/8)
+	for _, c := range src {
+		switch {
+		case c < 0x80:
+			out = append(out, c)
+		case c < 0xA0:
+			r := cp1252High[c-0x80]
+			if r == 0 {
+				r = utf8.RuneError
+			}
+			out = utf8.AppendRune(out, r)
+		default:
+			out = utf8.AppendRune(out, rune(c))
+		}
 	}
 	return out
 }

@@ -232,3 +232,11 @@ func scaled(d model.Decimal) string {
 	}
 	return e.String()
 }
+
+func TestFromWindows1252(t *testing.T) {
+	in := []byte{'P', 'r', 'i', 'c', 'e', ' ', 0xA3, '5', ' ', 0x80, '3', ' ', 0x93, 'x', 0x94, ' ', 0x81, ' ', 0xE9}
+	want := "Price £5 €3 “x” \uFFFD é"
+	if got := string(fromWindows1252(in)); got != want {
+		t.Errorf("got %q, want %q", got, want)
+	}
+}
