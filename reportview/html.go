@@ -1,12 +1,12 @@
 package reportview
 
 import (
+	"bufio"
 	"fmt"
-	"html/template"
+	"html"
 	"io"
 	"math/big"
 	"strings"
-	"sync"
 
 	"github.com/cgt-tools/cgt/cgt/engine"
 	"github.com/cgt-tools/cgt/cgt/model"
@@ -16,16 +16,16 @@ import (
 // HTML writes the report as one self-contained page: inline CSS and SVG, no script and no
 // network (a Content-Security-Policy forbids every load), readable on a phone and printable to
 // PDF from the browser. Everything that comes from the user's files — file names, tickers,
-// security names — is escaped by html/template: an export is someone else's text.
+// security names, warnings — goes through esc: an export is someone else's text.
 func HTML(w io.Writer, rep *engine.Report, ledger string, warnings []string) error {
-	return page().Execute(w, newView(rep, ledger, warnings))
+	return writePage(w, newView(rep, ledger, warnings))
 }
 
 // view is what the page template reads.
 type view struct {
 	Title    string
 	Years    []yearView
-	Chart    template.HTML
+	Chart    string // SVG markup built here, its text escaped
 	Pools    []poolView
 	Holdings []engine.Holding
 	SetAside []setAsideView
@@ -48,7 +48,7 @@ type disposalView struct {
 
 type poolView struct {
 	Ticker string
-	Chart  template.HTML
+	Chart  string // SVG markup built here, its text escaped
 }
 
 type setAsideView struct {
@@ -111,7 +111,7 @@ const (
 
 // yearChart is a bar chart of each year's gains (up) and losses (down), with the net gain
 // marked.
-func yearChart(years []yearView) template.HTML {
+func yearChart(years []yearView) string {
 	if len(years) == 0 {
 		return ""
 	}
@@ -130,20 +130,20 @@ func yearChart(years []yearView) template.HTML {
 		x := padL + slot*float64(i) + slot/2
 		g, l := money(y.Gains)*scale, money(y.Losses)*scale
 		fmt.Fprintf(&b, `<rect x="%.1f" y="%.1f" width="%.1f" height="%.1f" class="gain"><title>%s gains %s</title></rect>`,
-			x-bw, mid-g, bw, g, template.HTMLEscapeString(y.Period), records.Pounds(y.Gains.String()))
+			x-bw, mid-g, bw, g, esc(y.Period), records.Pounds(y.Gains.String()))
 		fmt.Fprintf(&b, `<rect x="%.1f" y="%.1f" width="%.1f" height="%.1f" class="loss"><title>%s losses %s</title></rect>`,
-			x, mid, bw, l, template.HTMLEscapeString(y.Period), records.Pounds(y.Losses.String()))
-		fmt.Fprintf(&b, `<text x="%.1f" y="%g" class="label">%s</text>`, x, chartH-8, template.HTMLEscapeString(y.Period))
-		fmt.Fprintf(&b, `<text x="%.1f" y="%.1f" class="value">%s</text>`, x, max(mid-g-4, 12), template.HTMLEscapeString(records.Pounds(y.NetGain.String())))
+			x, mid, bw, l, esc(y.Period), records.Pounds(y.Losses.String()))
+		fmt.Fprintf(&b, `<text x="%.1f" y="%g" class="label">%s</text>`, x, chartH-8, esc(y.Period))
+		fmt.Fprintf(&b, `<text x="%.1f" y="%.1f" class="value">%s</text>`, x, max(mid-g-4, 12), esc(records.Pounds(y.NetGain.String())))
 	}
 	fmt.Fprintf(&b, `<text x="4" y="14" class="legend"><tspan class="gain-t">■ gains</tspan> <tspan class="loss-t">■ losses</tspan>, net gain above each year</text>`)
 	b.WriteString(`</svg>`)
-	return template.HTML(b.String())
+	return b.String()
 }
 
 // poolChart draws a pool's quantity and cost after each event, as two step lines on their own
 // scales.
-func poolChart(p engine.PoolHistory) template.HTML {
+func poolChart(p engine.PoolHistory) string {
 	ev := p.Events
 	first, last := float64(ev[0].Date), float64(ev[len(ev)-1].Date)
 	span := max(last-first, 1)
@@ -169,15 +169,15 @@ func poolChart(p engine.PoolHistory) template.HTML {
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, `<svg class="chart" viewBox="0 0 %g %g" role="img" aria-label="%s pool: shares and cost over time">`,
-		chartW, chartH, template.HTMLEscapeString(p.Ticker))
+		chartW, chartH, esc(p.Ticker))
 	fmt.Fprintf(&b, `<line x1="%g" y1="%g" x2="%g" y2="%g" class="axis"/>`, padL, chartH-padB, chartW-20, chartH-padB)
 	fmt.Fprintf(&b, `<path d="%s" class="qty"/><path d="%s" class="cost"/>`, q.String(), c.String())
 	fmt.Fprintf(&b, `<text x="%g" y="%g" class="label">%s</text><text x="%g" y="%g" class="label">%s</text>`,
 		padL, chartH-8, ev[0].Date, chartW-20, chartH-8, ev[len(ev)-1].Date)
 	fmt.Fprintf(&b, `<text x="4" y="14" class="legend"><tspan class="qty-t">— shares (up to %s)</tspan> <tspan class="cost-t">— cost (up to %s)</tspan></text>`,
-		template.HTMLEscapeString(group(fmt.Sprintf("%.0f", maxQ))), template.HTMLEscapeString(records.Pounds(fmt.Sprintf("%.2f", maxC))))
+		esc(group(fmt.Sprintf("%.0f", maxQ))), esc(records.Pounds(fmt.Sprintf("%.2f", maxC))))
 	b.WriteString(`</svg>`)
-	return template.HTML(b.String())
+	return b.String()
 }
 
 // money and dec give a figure as a float64 for drawing only; no figure the report states is
@@ -194,25 +194,13 @@ func dec(d model.Decimal) float64 {
 	return v
 }
 
-// page is parsed the first time a page is written, not when the program starts: every command
-// of the command line links this package, and few runs write HTML.
-var page = sync.OnceValue(func() *template.Template {
-	return template.Must(template.New("report").Funcs(template.FuncMap{
-		"pounds": func(m model.Money) string { return records.Pounds(m.String()) },
-		"pct":    percent,
-		"where":  where,
-	}).Parse(pageTemplate))
-})
+// esc escapes text for HTML content and attribute values.
+func esc(s string) string { return html.EscapeString(s) }
 
-const pageTemplate = `<!DOCTYPE html>
-<html lang="en-GB">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; img-src data:">
-<title>{{.Title}}</title>
-<style>
-:root{--ink:#1b1f24;--muted:#5b6470;--line:#d7dce2;--gain:#1f7a4d;--loss:#b3261e;--accent:#24527a}
+func pounds(m model.Money) string { return esc(records.Pounds(m.String())) }
+
+// pageCSS styles the page on screen and in print.
+const pageCSS = `:root{--ink:#1b1f24;--muted:#5b6470;--line:#d7dce2;--gain:#1f7a4d;--loss:#b3261e;--accent:#24527a}
 *{box-sizing:border-box}body{font:15px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:var(--ink);margin:0 auto;max-width:980px;padding:16px}
 h1{font-size:1.5em;margin:.2em 0}h2{font-size:1.25em;margin:1.6em 0 .4em;border-bottom:2px solid var(--accent);padding-bottom:.2em}h3{font-size:1.05em;margin:1.2em 0 .3em}
 p.note{color:var(--muted);margin:.2em 0 1em}
@@ -225,48 +213,110 @@ details{margin:.2em 0}summary{cursor:pointer;color:var(--accent)}pre{white-space
 .qty{fill:none;stroke:var(--accent);stroke-width:2}.cost{fill:none;stroke:#c77c0e;stroke-width:2;stroke-dasharray:5 3}.qty-t{fill:var(--accent)}.cost-t{fill:#c77c0e}
 .warn li{margin:.3em 0}
 @media print{body{max-width:none;font-size:11pt}details{display:block}details>*:not(summary){display:block}summary{list-style:none}h2{break-after:avoid}table,svg{break-inside:avoid}}
-</style>
-</head>
-<body>
-<h1>{{.Title}}</h1>
-<p class="note">Amounts in pounds sterling. "box N" is the box of that year's SA108 Capital gains summary, with the figure to enter in whole pounds.</p>
-{{if .Chart}}<h2>Gains and losses by tax year</h2>{{.Chart}}{{end}}
-{{range .Years}}
-<h2>Tax year {{.Period}}</h2>
-<p class="note">{{.StartDate}} to {{.EndDate}}</p>
-{{if eq .DisposalCount 0}}<p>No disposals: nothing to enter on the SA108 for this year.</p>{{else}}
-<div class="scroll"><table class="summary">
-{{$boxes := .Boxes}}{{range .Rows}}<tr><th>{{.Label}}</th><td class="n">{{.Value}}</td><td class="box">{{index $boxes .Label}}</td></tr>
-{{end}}{{with .Tax}}<tr class="tax"><th>Tax due</th><td class="n">{{pounds .Total}}</td><td></td></tr>
-{{range .Charges}}<tr><td>{{pct .Rate}} on {{pounds .Gain}} ({{.From}} to {{.To}})</td><td class="n">{{pounds .Tax}}</td><td></td></tr>{{end}}
-{{else}}<tr><th>Tax due</th><td colspan="2">give taxable_income to work it out</td></tr>{{end}}
-{{with .SA108.Adjustment}}<tr><th>Adjustment to CGT</th><td class="n">{{pounds .}}</td><td class="box">box 51</td></tr>{{end}}
-</table></div>
-<h3>Disposals</h3>
-<div class="scroll"><table>
-<tr><th>Date</th><th>Security</th><th class="n">Quantity</th><th class="n">Proceeds</th><th class="n">Cost</th><th class="n">Gain</th><th>Rule</th></tr>
-{{range .Disposals}}<tr><td>{{.Date}}</td><td>{{.Ticker}}</td><td class="n">{{.Quantity}}</td><td class="n">{{pounds .Proceeds}}</td><td class="n">{{pounds .AllowableCost}}</td><td class="n{{if lt .Gain.Sign 0}} neg{{end}}">{{pounds .Gain}}</td><td>{{.Rules}}</td></tr>
-<tr><td colspan="7"><details><summary>How it was worked out ({{.Where}})</summary>
-{{range .FX}}<p>{{.}}</p>{{end}}
-{{range .Matches}}<p><strong>{{.Rule}}</strong> ({{.Reference}}): {{.Quantity}} shares{{if .AcquisitionDate}} bought {{.AcquisitionDate}}{{end}}, gain {{pounds .Gain}}</p>
-<pre>{{range .Explain}}{{.}}
-{{end}}</pre>{{end}}
-</details></td></tr>
-{{end}}</table></div>
-{{end}}
-{{if or .Dividends.Count (ne .Dividends.Accumulations.String "0.00")}}<h3>Dividends</h3>
-<p>{{.Dividends.Count}} received, {{pounds .Dividends.Income}}: UK {{pounds .Dividends.UKIncome}} (SA100); foreign {{pounds .Dividends.ForeignIncome}}, with {{pounds .Dividends.ForeignTaxPaid}} tax withheld abroad (SA106). Accumulation distributions {{pounds .Dividends.Accumulations}}. Dividends are income, not gains.</p>{{end}}
-{{end}}
-{{if .Holdings}}<h2>Holdings at the end of the ledger</h2>
-<div class="scroll"><table><tr><th>Security</th><th class="n">Quantity</th><th class="n">Cost</th><th class="n">Average cost</th></tr>
-{{range .Holdings}}<tr><td>{{.Ticker}}</td><td class="n">{{.Quantity}}</td><td class="n">{{pounds .Cost}}</td><td class="n">£{{.AverageCost}}</td></tr>{{end}}
-</table></div>{{end}}
-{{if .Pools}}<h2>Section 104 pools over time</h2>
-{{range .Pools}}<h3>{{.Ticker}}</h3>{{.Chart}}{{end}}{{end}}
-{{range .SetAside}}<h2>{{.Title}}</h2><div class="scroll"><table>
-{{range .Disposals}}<tr><td>{{.Date}}</td><td>{{.Ticker}}</td><td class="n">{{.Quantity}}</td><td class="n">{{pounds .Proceeds}}</td><td class="n">{{pounds .AllowableCost}}</td><td class="n">{{pounds .Gain}}</td><td>{{where .Source}}</td></tr>{{end}}
-</table></div>{{end}}
-{{if .Warnings}}<h2>Check these</h2><ul class="warn">{{range .Warnings}}<li>{{.}}</li>{{end}}</ul>{{end}}
-</body>
-</html>
 `
+
+// writePage writes the whole document. The page is written by code rather than a template
+// package, so that the command line, which links this package, starts without initialising
+// one; every value from the report passes through esc or pounds.
+func writePage(w io.Writer, v view) error {
+	b := bufio.NewWriter(w)
+	p := func(format string, args ...any) { fmt.Fprintf(b, format, args...) }
+	p("<!DOCTYPE html>\n<html lang=\"en-GB\">\n<head>\n<meta charset=\"utf-8\">\n")
+	p("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n")
+	p("<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'; img-src data:\">\n")
+	p("<title>%s</title>\n<style>\n%s</style>\n</head>\n<body>\n<h1>%s</h1>\n", esc(v.Title), pageCSS, esc(v.Title))
+	p("<p class=\"note\">Amounts in pounds sterling. \"box N\" is the box of that year's SA108 Capital gains summary, with the figure to enter in whole pounds.</p>\n")
+	if v.Chart != "" {
+		p("<h2>Gains and losses by tax year</h2>%s\n", v.Chart)
+	}
+	for _, y := range v.Years {
+		writeYearHTML(p, y)
+	}
+	if len(v.Holdings) > 0 {
+		p("<h2>Holdings at the end of the ledger</h2>\n<div class=\"scroll\"><table><tr><th>Security</th><th class=\"n\">Quantity</th><th class=\"n\">Cost</th><th class=\"n\">Average cost</th></tr>\n")
+		for _, h := range v.Holdings {
+			p("<tr><td>%s</td><td class=\"n\">%s</td><td class=\"n\">%s</td><td class=\"n\">£%s</td></tr>\n", esc(h.Ticker), esc(h.Quantity.String()), pounds(h.Cost), esc(h.AverageCost.String()))
+		}
+		p("</table></div>\n")
+	}
+	if len(v.Pools) > 0 {
+		p("<h2>Section 104 pools over time</h2>\n")
+		for _, pl := range v.Pools {
+			p("<h3>%s</h3>%s\n", esc(pl.Ticker), pl.Chart)
+		}
+	}
+	for _, s := range v.SetAside {
+		p("<h2>%s</h2><div class=\"scroll\"><table>\n", esc(s.Title))
+		for i := range s.Disposals {
+			d := &s.Disposals[i]
+			p("<tr><td>%s</td><td>%s</td><td class=\"n\">%s</td><td class=\"n\">%s</td><td class=\"n\">%s</td><td class=\"n\">%s</td><td>%s</td></tr>\n",
+				d.Date, esc(d.Ticker), esc(d.Quantity.String()), pounds(d.Proceeds), pounds(d.AllowableCost), pounds(d.Gain), esc(where(d.Source)))
+		}
+		p("</table></div>\n")
+	}
+	if len(v.Warnings) > 0 {
+		p("<h2>Check these</h2><ul class=\"warn\">")
+		for _, w := range v.Warnings {
+			p("<li>%s</li>", esc(w))
+		}
+		p("</ul>\n")
+	}
+	p("</body>\n</html>\n")
+	return b.Flush()
+}
+
+func writeYearHTML(p func(string, ...any), y yearView) {
+	p("<h2>Tax year %s</h2>\n<p class=\"note\">%s to %s</p>\n", esc(y.Period), y.StartDate, y.EndDate)
+	if y.DisposalCount == 0 {
+		p("<p>No disposals: nothing to enter on the SA108 for this year.</p>\n")
+	} else {
+		p("<div class=\"scroll\"><table class=\"summary\">\n")
+		for _, r := range y.Rows {
+			p("<tr><th>%s</th><td class=\"n\">%s</td><td class=\"box\">%s</td></tr>\n", esc(r.Label), esc(r.Value), esc(y.Boxes[r.Label]))
+		}
+		if t := y.Tax; t != nil {
+			p("<tr class=\"tax\"><th>Tax due</th><td class=\"n\">%s</td><td></td></tr>\n", pounds(t.Total))
+			for _, c := range t.Charges {
+				p("<tr><td>%s on %s (%s to %s)</td><td class=\"n\">%s</td><td></td></tr>\n", esc(percent(c.Rate)), pounds(c.Gain), c.From, c.To, pounds(c.Tax))
+			}
+		} else {
+			p("<tr><th>Tax due</th><td colspan=\"2\">give taxable_income to work it out</td></tr>\n")
+		}
+		if adj := y.SA108.Adjustment; adj != nil && y.Period == rateChangeYear {
+			p("<tr><th>Adjustment to CGT</th><td class=\"n\">%s</td><td class=\"box\">box 51</td></tr>\n", pounds(*adj))
+		}
+		p("</table></div>\n<h3>Disposals</h3>\n<div class=\"scroll\"><table>\n")
+		p("<tr><th>Date</th><th>Security</th><th class=\"n\">Quantity</th><th class=\"n\">Proceeds</th><th class=\"n\">Cost</th><th class=\"n\">Gain</th><th>Rule</th></tr>\n")
+		for _, d := range y.Disposals {
+			neg := ""
+			if d.Gain.Sign() < 0 {
+				neg = " neg"
+			}
+			p("<tr><td>%s</td><td>%s</td><td class=\"n\">%s</td><td class=\"n\">%s</td><td class=\"n\">%s</td><td class=\"n%s\">%s</td><td>%s</td></tr>\n",
+				d.Date, esc(d.Ticker), esc(d.Quantity.String()), pounds(d.Proceeds), pounds(d.AllowableCost), neg, pounds(d.Gain), esc(d.Rules))
+			p("<tr><td colspan=\"7\"><details><summary>How it was worked out (%s)</summary>\n", esc(d.Where))
+			for _, fx := range d.FX {
+				p("<p>%s</p>\n", esc(fx))
+			}
+			for i := range d.Matches {
+				m := &d.Matches[i]
+				bought := ""
+				if m.AcquisitionDate != nil {
+					bought = " bought " + m.AcquisitionDate.String()
+				}
+				p("<p><strong>%s</strong> (%s): %s shares%s, gain %s</p>\n<pre>", esc(m.Rule), esc(m.Reference), esc(m.Quantity.String()), bought, pounds(m.Gain))
+				for _, line := range m.Explain() {
+					p("%s\n", esc(line))
+				}
+				p("</pre>\n")
+			}
+			p("</details></td></tr>\n")
+		}
+		p("</table></div>\n")
+	}
+	dv := y.Dividends
+	if dv.Count > 0 || !dv.Accumulations.IsZero() {
+		p("<h3>Dividends</h3>\n<p>%d received, %s: UK %s (SA100); foreign %s, with %s tax withheld abroad (SA106). Accumulation distributions %s. Dividends are income, not gains.</p>\n",
+			dv.Count, pounds(dv.Income), pounds(dv.UKIncome), pounds(dv.ForeignIncome), pounds(dv.ForeignTaxPaid), pounds(dv.Accumulations))
+	}
+}

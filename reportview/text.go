@@ -117,6 +117,10 @@ func boxesByLabel(boxes []tax.Box) map[string]tax.Box {
 	return m
 }
 
+// rateChangeYear is the one tax year whose SA108 has box 51, the adjustment for the change of
+// rates on 30 October 2024.
+const rateChangeYear = "2024/25"
+
 // writeTax writes the tax due (when income was given) and the 2024/25 box 51 figure.
 func writeTax(b *bufio.Writer, ty *engine.TaxYear) {
 	if ty.Tax == nil {
@@ -131,7 +135,7 @@ func writeTax(b *bufio.Writer, ty *engine.TaxYear) {
 		fmt.Fprintf(b, "    taxable income %s; basic rate band %s, of which %s unused\n",
 			records.Pounds(t.TaxableIncome.String()), records.Pounds(t.BasicRateBand.String()), records.Pounds(t.BasicRateBandUnused.String()))
 	}
-	if adj := ty.SA108.Adjustment; adj != nil && !adj.IsZero() {
+	if adj := ty.SA108.Adjustment; adj != nil && ty.Period == rateChangeYear {
 		fmt.Fprintf(b, "  %-30s %14s   box 51 (the rate change of 30 October 2024)\n", "Adjustment to CGT", records.Pounds(adj.String()))
 	}
 }
