@@ -107,38 +107,3 @@ func TestTrimKeepsTheValue(t *testing.T) {
 		}
 	}
 }
-
-// TestDivWideMatchesBigInt checks the 128-by-128-bit division against math/big, with
-// divisors from just over 2⁶⁴ to the top of the range.
-func TestDivWideMatchesBigInt(t *testing.T) {
-	rng := rand.New(rand.NewPCG(13, 17))
-	word := func() uint64 {
-		switch rng.IntN(4) {
-		case 0:
-			return rng.Uint64() >> rng.IntN(64)
-		case 1:
-			return ^uint64(0) - uint64(rng.IntN(3))
-		}
-		return rng.Uint64()
-	}
-	toBig := func(hi, lo uint64) *big.Int {
-		return new(big.Int).SetBits([]big.Word{big.Word(lo), big.Word(hi)})
-	}
-	for i := range 500_000 {
-		ahi, alo, bhi, blo := word(), word(), word(), word()
-		if bhi == 0 {
-			bhi = 1
-		}
-		if i%3 == 0 { // dividend close to a multiple of the divisor
-			ahi, alo = bhi, blo
-			if i%2 == 0 && alo > 0 {
-				alo--
-			}
-		}
-		q, rhi, rlo := divWide(ahi, alo, bhi, blo)
-		wq, wr := new(big.Int).QuoRem(toBig(ahi, alo), toBig(bhi, blo), new(big.Int))
-		if wq.Cmp(new(big.Int).SetUint64(q)) != 0 || wr.Cmp(toBig(rhi, rlo)) != 0 {
-			t.Fatalf("#%d (%d,%d)÷(%d,%d) = %d r (%d,%d), want %s r %s", i, ahi, alo, bhi, blo, q, rhi, rlo, wq, wr)
-		}
-	}
-}
