@@ -115,11 +115,15 @@ func MarshalIndent(r Result) []byte {
 }
 
 // MarshalCompact renders a result on one line (for JSON-RPC text content and logs).
-func MarshalCompact(r Result) []byte {
-	var b bytes.Buffer
-	if err := WriteCompact(&b, r); err != nil {
-		b.Reset()
-		_ = WriteCompact(&b, Failure(err, r.Warnings))
+func MarshalCompact(r Result) []byte { return AppendCompact(nil, r) }
+
+// AppendCompact is MarshalCompact writing after dst's bytes, in dst's spare capacity when it
+// is enough (a server answering many calls reuses one buffer).
+func AppendCompact(dst []byte, r Result) []byte {
+	b := bytes.NewBuffer(dst)
+	if err := WriteCompact(b, r); err != nil {
+		b.Truncate(len(dst))
+		_ = WriteCompact(b, Failure(err, r.Warnings))
 	}
 	return b.Bytes()
 }

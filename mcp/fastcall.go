@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strconv"
 	"sync"
 
@@ -66,18 +67,16 @@ type callParams struct {
 	Name      string          `json:"name"`
 	Arguments json.RawMessage `json:"arguments"`
 	Task      json.RawMessage `json:"task"`
+	RequestID json.RawMessage `json:"requestId"` // of notifications/cancelled, read in the same pass
 }
 
-// take starts the call when msg (its members m, already decoded) is a tools/call of one of
+// take starts the call when m (decoded once, by the guard) is a tools/call of one of
 // the server's tools, and reports whether it did; false leaves the message to the library.
-func (c *caller) take(m map[string]json.RawMessage, id string) bool {
-	if c == nil || id == "" || string(m["method"]) != `"tools/call"` {
+func (c *caller) take(m message, id string) bool {
+	if c == nil || id == "" || string(m.Method) != `"tools/call"` || m.call == nil || len(m.call.Task) > 0 {
 		return false
 	}
-	var p callParams
-	if raw, ok := m["params"]; !ok || json.Unmarshal(raw, &p) != nil || len(p.Task) > 0 {
-		return false
-	}
+	p := *m.call
 	t, ok := c.calls.tools[p.Name]
 	if !ok {
 		return false // the library answers an unknown tool
@@ -90,7 +89,7 @@ func (c *caller) take(m map[string]json.RawMessage, id string) bool {
 	c.mu.Lock()
 	c.cancels[id] = cancel
 	c.mu.Unlock()
-	rawID := m["id"]
+	rawID := m.ID
 	go func() {
 		c.slots <- struct{}{} // waits here, not in the reading loop, when callWorkers run
 		defer func() { <-c.slots }()
@@ -100,44 +99,44 @@ func (c *caller) take(m map[string]json.RawMessage, id string) bool {
 			c.mu.Unlock()
 			cancel()
 		}()
-		c.out.Write(c.answer(ctx, rawID, t, args))
+		line := buffers.get()
+		line.b = c.answer(ctx, rawID, t, args, line.b[:0])
+		c.out.Write(line.b)
+		buffers.put(line)
 	}()
 	return true
 }
 
 // cancel cancels the call a notifications/cancelled names, if it is one of ours.
-func (c *caller) cancel(m map[string]json.RawMessage) {
-	if c == nil || string(m["method"]) != `"notifications/cancelled"` {
-		return
-	}
-	var p struct {
-		RequestID json.RawMessage `json:"requestId"`
-	}
-	if json.Unmarshal(m["params"], &p) != nil {
+func (c *caller) cancel(m message) {
+	if c == nil || string(m.Method) != `"notifications/cancelled"` || m.call == nil {
 		return
 	}
 	c.mu.Lock()
-	cancel := c.cancels[canonicalID(p.RequestID)]
+	cancel := c.cancels[canonicalID(m.call.RequestID)]
 	c.mu.Unlock()
 	if cancel != nil {
 		cancel()
 	}
 }
 
-// answer runs the tool and writes the response line.
-func (c *caller) answer(ctx context.Context, id json.RawMessage, t Tool, args json.RawMessage) (line []byte) {
+// answer runs the tool and appends the response line to dst.
+func (c *caller) answer(ctx context.Context, id json.RawMessage, t Tool, args json.RawMessage, dst []byte) (line []byte) {
 	defer func() {
 		if r := recover(); r != nil {
-			line = errorLine(id, -32603, fmt.Sprintf("panic recovered in %s tool handler: %v", t.Name, r))
+			line = append(dst, errorLine(id, -32603, fmt.Sprintf("panic recovered in %s tool handler: %v", t.Name, r))...)
 		}
 	}()
-	return resultLine(id, c.calls.run.Run(ctx, t, args))
+	return appendResultLine(dst, id, c.calls.run.Run(ctx, t, args))
 }
 
 // resultLine writes a CallToolResult response as the library would: one text content, the
 // structured content when there is any, isError when the call failed; then a newline.
-func resultLine(id json.RawMessage, r Reply) []byte {
-	b := make([]byte, 0, len(r.Text)+len(r.Text)/4+len(r.Structured)+128) // room for the escapes of JSON text
+func resultLine(id json.RawMessage, r Reply) []byte { return appendResultLine(nil, id, r) }
+
+// appendResultLine is resultLine appended to dst.
+func appendResultLine(dst, id json.RawMessage, r Reply) []byte {
+	b := slices.Grow(dst, len(r.Text)+len(r.Text)/4+len(r.Structured)+128) // room for the escapes of JSON text
 	b = append(b, `{"jsonrpc":"2.0","id":`...)
 	b = append(b, id...)
 	b = append(b, `,"result":{"content":[{"type":"text","text":`...)

@@ -96,15 +96,16 @@ func (g *guard) readLine() ([]byte, error) {
 }
 
 // accept checks the shape of a message that is valid JSON; anything not JSON is accepted so
-// that the library reports the parse error. The message is decoded once, here; a tools/call
-// of the server's own tools is answered by g.calls and not passed on.
+// that the library reports the parse error. The message is decoded once, here, with the
+// params of a tools/call read as such; a tools/call of the server's own tools is answered by
+// g.calls and not passed on.
 func (g *guard) accept(line []byte) bool {
 	trimmed := bytes.TrimSpace(line)
 	if len(trimmed) == 0 {
 		return false // blank lines between messages are ignored
 	}
-	var m map[string]json.RawMessage
-	if trimmed[0] != '{' || json.Unmarshal(trimmed, &m) != nil {
+	m, ok := decodeMessage(trimmed)
+	if !ok {
 		if !json.Valid(trimmed) {
 			return true
 		}
@@ -122,26 +123,56 @@ func (g *guard) accept(line []byte) bool {
 	return !g.calls.take(m, rid)
 }
 
+// message is a JSON-RPC message's members, each nil when absent. Params are read as a
+// tools/call's (call) when they can be; otherwise params holds them as they came.
+type message struct {
+	ID, Method, Result, Error json.RawMessage
+	call                      *callParams
+	params                    json.RawMessage
+}
+
+// decodeMessage reads a message object in one pass when its params (if any) have the shape of
+// a tools/call's, and in a second pass, keeping the params as text, when they do not; ok is
+// false when the text is not a JSON object.
+func decodeMessage(b []byte) (message, bool) {
+	if b[0] != '{' {
+		return message{}, false
+	}
+	var c struct {
+		ID, Method, Result, Error json.RawMessage
+		Params                    *callParams
+	}
+	if json.Unmarshal(b, &c) == nil {
+		return message{ID: c.ID, Method: c.Method, Result: c.Result, Error: c.Error, call: c.Params}, true
+	}
+	var r struct {
+		ID, Method, Result, Error, Params json.RawMessage
+	}
+	if json.Unmarshal(b, &r) != nil {
+		return message{}, false
+	}
+	return message{ID: r.ID, Method: r.Method, Result: r.Result, Error: r.Error, params: r.Params}, true
+}
+
 // messageProblem says what makes a JSON object an invalid JSON-RPC message, and the id to
 // answer with when one could be read.
-func messageProblem(m map[string]json.RawMessage) (json.RawMessage, string) {
-	id, hasID := m["id"]
-	if hasID && !validID(id) {
+func messageProblem(m message) (json.RawMessage, string) {
+	hasID := m.ID != nil
+	if hasID && !validID(m.ID) {
 		return nil, "id must be a string or a number"
 	}
-	method, hasMethod := m["method"]
-	if !hasMethod {
-		if hasID && (m["result"] != nil || m["error"] != nil) {
+	if m.Method == nil {
+		if hasID && (m.Result != nil || m.Error != nil) {
 			return nil, "" // a response to a request the server sent
 		}
-		return id, "method is missing"
+		return m.ID, "method is missing"
 	}
 	var name string
-	if json.Unmarshal(method, &name) != nil || name == "" {
-		return id, "method must be a non-empty string"
+	if json.Unmarshal(m.Method, &name) != nil || name == "" {
+		return m.ID, "method must be a non-empty string"
 	}
-	if p, ok := m["params"]; ok && !isObject(p) {
-		return id, "params must be an object"
+	if m.params != nil && !isObject(m.params) {
+		return m.ID, "params must be an object"
 	}
 	return nil, ""
 }
@@ -249,11 +280,11 @@ func (f *inflight) drain(timeout time.Duration) {
 
 // requestIDOf is the id of a request message (its members) as canonical JSON text, or ""
 // for a notification or a response.
-func requestIDOf(m map[string]json.RawMessage) string {
-	if _, ok := m["method"]; !ok || len(m["id"]) == 0 || string(m["id"]) == "null" {
+func requestIDOf(m message) string {
+	if m.Method == nil || len(m.ID) == 0 || string(m.ID) == "null" {
 		return ""
 	}
-	return canonicalID(m["id"])
+	return canonicalID(m.ID)
 }
 
 // responseID reads the id of a response without decoding the rest of it: responses begin

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/cgt-tools/cgt/envelope"
 	"github.com/cgt-tools/cgt/records"
@@ -88,7 +89,10 @@ func first(s []string) string {
 // failure naming the arguments that narrow it. With structured output the envelope goes in
 // structuredContent and the text is one line saying what it holds.
 func jsonReply(c registry.Command, t Tool, res envelope.Result, sh registry.Shape, structured bool) Reply {
-	env := bytes.TrimSpace(envelope.MarshalCompact(res))
+	buf := buffers.get()
+	defer buffers.put(buf)
+	env := bytes.TrimSpace(envelope.AppendCompact(buf.b[:0], res))
+	buf.b = env[:0]
 	if sh.MaxChars > 0 && len(env) > sh.MaxChars {
 		e := envelope.Errorf(envelope.UsageError,
 			fmt.Sprintf("Narrow it (%s), ask for a dense format ({\"output\":\"compact\"}), or set max_chars to %d or more.", narrowing(c), len(env)),
@@ -100,7 +104,7 @@ func jsonReply(c registry.Command, t Tool, res envelope.Result, sh registry.Shap
 	if !structured {
 		return Reply{Text: string(env), OK: res.OK}
 	}
-	return Reply{Text: summaryLine(t, res), Structured: env, OK: res.OK}
+	return Reply{Text: summaryLine(t, res), Structured: bytes.Clone(env), OK: res.OK}
 }
 
 // summaryLine says in one line what the structured result holds, for clients that show text.
@@ -303,4 +307,29 @@ func splitWords(s string) ([]string, bool) {
 		words = append(words, cur.String())
 	}
 	return words, true
+}
+
+// buffers hold the bytes of recent results and response lines for the next call, so that a
+// call writing hundreds of kilobytes neither grows a buffer from nothing nor clears fresh
+// memory for it. A buffer grown past maxPooled is left to the collector.
+var buffers bufferPool
+
+const maxPooled = 8 << 20
+
+type pooledBuffer struct{ b []byte }
+
+type bufferPool struct{ p sync.Pool }
+
+func (p *bufferPool) get() *pooledBuffer {
+	if b, ok := p.p.Get().(*pooledBuffer); ok {
+		return b
+	}
+	return &pooledBuffer{}
+}
+
+func (p *bufferPool) put(b *pooledBuffer) {
+	if cap(b.b) <= maxPooled {
+		b.b = b.b[:0]
+		p.p.Put(b)
+	}
 }

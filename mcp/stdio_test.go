@@ -117,13 +117,17 @@ func TestProtocolFaultsAreJSONRPCErrors(t *testing.T) {
 		{"wrong_version", `{"jsonrpc":"1.0","id":4,"method":"ping"}`, -32600},
 		{"unknown_method", `{"jsonrpc":"2.0","id":5,"method":"tools/nope"}`, -32601},
 		{"unknown_tool", `{"jsonrpc":"2.0","id":6,"method":"tools/call","params":{"name":"nope","arguments":{}}}`, -32602},
+		// params that are not a tools/call's shape are read in the second pass
+		{"params_not_an_object", `{"jsonrpc":"2.0","id":9,"method":"tools/call","params":[1]}`, -32600},
+		{"tool_name_not_a_string", `{"jsonrpc":"2.0","id":10,"method":"tools/call","params":{"name":7}}`, -32600},
+		{"id_not_a_string_or_number", `{"jsonrpc":"2.0","id":{},"method":"ping"}`, -32600},
 		{"oversize_message", `{"jsonrpc":"2.0","id":7,"method":"ping","params":{"pad":"` + strings.Repeat("x", 9<<20) + `"}}`, -32600},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			p.send(tc.line)
 			r := p.read()
 			if r.Error == nil || r.Error.Code != tc.code {
-				t.Fatalf("got %+v, want error %d", r, tc.code)
+				t.Fatalf("got %+v (error %+v), want error %d", r, r.Error, tc.code)
 			}
 		})
 	}
