@@ -18,6 +18,7 @@ import (
 	"math"
 	"math/big"
 	"math/bits"
+	"strconv"
 
 	"github.com/shopspring/decimal"
 )
@@ -274,18 +275,23 @@ func ToDecimal(neg bool, hi, lo uint64, exp int32) decimal.Decimal {
 
 // AppendDigits appends the decimal digits of the magnitude ("0" for zero).
 func AppendDigits(b []byte, hi, lo uint64) []byte {
+	if hi == 0 {
+		return strconv.AppendUint(b, lo, 10) // the usual case, two digits at a time
+	}
 	var buf [MaxDigits]byte
 	i := len(buf)
-	for hi != 0 || lo >= 10 {
+	for hi != 0 { // peel 19 digits at a time until the rest fits in 64 bits
 		var r uint64
-		qhi := hi / 10
-		lo, r = bits.Div64(hi%10, lo, 10)
+		qhi := hi / pow10[MaxPow10]
+		lo, r = bits.Div64(hi%pow10[MaxPow10], lo, pow10[MaxPow10])
 		hi = qhi
-		i--
-		buf[i] = byte('0' + r)
+		for range MaxPow10 {
+			i--
+			buf[i] = byte('0' + r%10)
+			r /= 10
+		}
 	}
-	i--
-	buf[i] = byte('0' + lo)
+	b = strconv.AppendUint(b, lo, 10)
 	return append(b, buf[i:]...)
 }
 

@@ -169,7 +169,7 @@ func TestScale10AndDiv10k(t *testing.T) {
 	}
 }
 
-// TestMagnitudesMatchBigInt checks Add, Sub, Mul64, Scale10, Div10k, Cmp and TrimZeros
+// TestMagnitudesMatchBigInt checks Add, Sub, Mul64, Scale10, Div10k, Cmp, AppendDigits and TrimZeros
 // against math/big on random magnitudes.
 func TestMagnitudesMatchBigInt(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
@@ -201,6 +201,9 @@ func TestMagnitudesMatchBigInt(t *testing.T) {
 		}
 		if hi, lo := Div10k(ahi, alo, k); toBig(hi, lo).Cmp(new(big.Int).Quo(a, p)) != 0 {
 			t.Fatalf("#%d Div10k(%s, %d) = %s", i, a, k, toBig(hi, lo))
+		}
+		if got, want := string(AppendDigits(nil, ahi, alo)), a.String(); got != want {
+			t.Fatalf("#%d AppendDigits(%d, %d) = %s, want %s", i, ahi, alo, got, want)
 		}
 		hi, lo, n := TrimZeros(ahi, alo)
 		back := new(big.Int).Mul(toBig(hi, lo), new(big.Int).Exp(ten, big.NewInt(int64(n)), nil))
