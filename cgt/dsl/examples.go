@@ -3,6 +3,7 @@ package dsl
 import (
 	"strings"
 
+	"github.com/cgt-tools/cgt/cgt/internal/typo"
 	"github.com/cgt-tools/cgt/cgt/model"
 )
 
@@ -119,35 +120,11 @@ func suggestAction(word string) model.Action {
 	limit := max(2, len(w)/3)
 	best, bestDist := model.Action(""), limit+1
 	for _, a := range model.Actions {
-		if d := editDistance(w, string(a)); d < bestDist {
+		if d := typo.Distance(w, string(a)); d < bestDist {
 			best, bestDist = a, d
 		}
 	}
 	return best
-}
-
-// editDistance is the Levenshtein distance, bounded to short words (keywords and typos).
-func editDistance(a, b string) int {
-	if len(a) > 32 {
-		return len(a)
-	}
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
 }
 
 // clip shortens a value quoted in an error so a 10 MB line does not become a 10 MB message.

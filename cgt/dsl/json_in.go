@@ -10,6 +10,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/cgt-tools/cgt/cgt/internal/typo"
 	"github.com/cgt-tools/cgt/cgt/model"
 )
 
@@ -230,7 +231,7 @@ func suggestKey(k string) string {
 		return s
 	}
 	for _, key := range jsonKeys {
-		if lower == key || editDistance(lower, key) <= 2 {
+		if lower == key || typo.Distance(lower, key) <= 2 {
 			return key
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"unicode/utf8"
 
+	"github.com/cgt-tools/cgt/cgt/internal/typo"
 	"github.com/cgt-tools/cgt/cgt/model"
 )
 
@@ -145,7 +146,7 @@ func suggestLabel(w string) string {
 		return "REF"
 	default:
 		for _, k := range []string{"ACCOUNT", "ISIN", "REF"} {
-			if editDistance(up, k) <= 1 {
+			if typo.Distance(up, k) <= 1 {
 				return k
 			}
 		}

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/cgt-tools/cgt/cgt/internal/typo"
 	"github.com/cgt-tools/cgt/cgt/model"
 	"github.com/shopspring/decimal"
 )
@@ -448,7 +449,7 @@ func nearTickers(name string, held []heldTicker) []string {
 		if h.name == name {
 			continue
 		}
-		d := editDistance(name, h.name)
+		d := typo.Distance(name, h.name)
 		p := commonPrefix(name, h.name)
 		if d <= limit || p >= 3 && 2*p >= min(len(name), len(h.name)) {
 			cs = append(cs, cand{h.name, d, p})
@@ -468,32 +469,6 @@ func nearTickers(name string, held []heldTicker) []string {
 		out = append(out, cs[k].name)
 	}
 	return out
-}
-
-// editDistance is the optimal string alignment distance between a and b: the insertions,
-// deletions, substitutions and swaps of neighbouring bytes that turn one into the other.
-func editDistance(a, b string) int {
-	prev2 := make([]int, len(b)+1)
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			sub := 1
-			if a[i-1] == b[j-1] {
-				sub = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+sub)
-			if i > 1 && j > 1 && a[i-1] == b[j-2] && a[i-2] == b[j-1] {
-				cur[j] = min(cur[j], prev2[j-2]+1)
-			}
-		}
-		prev2, prev, cur = prev, cur, prev2
-	}
-	return prev[len(b)]
 }
 
 // commonPrefix is the length of the longest common prefix of a and b.

@@ -250,20 +250,6 @@ func TestNearTickers(t *testing.T) {
 	}
 }
 
-func TestEditDistance(t *testing.T) {
-	for _, tc := range []struct {
-		a, b string
-		want int
-	}{
-		{"", "", 0}, {"ABC", "", 3}, {"", "AB", 2}, {"APPL", "AAPL", 1}, {"AAPL", "APAL", 1},
-		{"ABCD", "ABDC", 1}, {"KITTEN", "SITTING", 3}, {"VWRL", "VWRL.L", 2},
-	} {
-		if got := editDistance(tc.a, tc.b); got != tc.want {
-			t.Errorf("editDistance(%q, %q) = %d, want %d", tc.a, tc.b, got, tc.want)
-		}
-	}
-}
-
 func TestHundredfold(t *testing.T) {
 	for _, tc := range []struct {
 		x, y string
