@@ -22,7 +22,7 @@ func Handover(name, program, summary string) Builtin {
 					"Install every cgt program with: go install github.com/cgt-tools/cgt/cmd/...@latest  (or make build, which writes bin/)\n", name, program)
 				return ExitError
 			}
-			return f.runProgram(path, program, args)
+			return f.runProgram(path, "cgt "+name, args)
 		},
 	}
 }
@@ -30,13 +30,15 @@ func Handover(name, program, summary string) Builtin {
 // runProgram runs the sibling with the CLI's streams and returns its exit status. Where the
 // binary's main supplies Exec (the real terminal), the sibling replaces this process, so a
 // client that supervises `cgt mcp` sees one process and its signals reach the server directly.
-func (f *Factory) runProgram(path, program string, args []string) int {
+// The sibling's argv[0] is what the user typed ("cgt tool"), so its usage lines say that.
+func (f *Factory) runProgram(path, invoked string, args []string) int {
 	if f.Exec != nil {
-		err := f.Exec(path, append([]string{program}, args...), os.Environ())
+		err := f.Exec(path, append([]string{invoked}, args...), os.Environ())
 		fmt.Fprintf(f.Stderr, "Error: cannot run %s: %v\n", path, err)
 		return ExitError
 	}
 	cmd := exec.Command(path, args...)
+	cmd.Args[0] = invoked
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = f.Stdin, f.Stdout, f.Stderr
 	err := cmd.Run()
 	var ee *exec.ExitError

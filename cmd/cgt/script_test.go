@@ -4,6 +4,7 @@ import (
 	"errors"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strconv"
 	"testing"
 
@@ -13,12 +14,24 @@ import (
 )
 
 func TestMain(m *testing.M) {
+	mcpMain := func() { os.Exit(programs.MCP(version, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)) }
+	serveMain := func() { os.Exit(programs.Serve(version, os.Args[1:], os.Stdout, os.Stderr)) }
+	genMain := func() { os.Exit(programs.Gen(os.Args[1:], os.Stdout, os.Stderr)) }
+	toolMain := func() {
+		os.Exit(toolcli.RunClient(filepath.Base(os.Args[0]), os.Args[1:], os.Stdout, os.Stderr, os.Getenv))
+	}
+	// A sibling started by cgt's hand-over runs with argv[0] set to what the user typed
+	// ("cgt tool"), so each is registered under that name too.
 	testscript.Main(m, map[string]func(){
 		"cgt":       func() { os.Exit(run()) },
-		"cgt-mcp":   func() { os.Exit(programs.MCP(version, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)) },
-		"cgt-serve": func() { os.Exit(programs.Serve(version, os.Args[1:], os.Stdout, os.Stderr)) },
-		"cgt-gen":   func() { os.Exit(programs.Gen(os.Args[1:], os.Stdout, os.Stderr)) },
-		"tool-cli":  func() { os.Exit(toolcli.ClientMain(os.Args[1:], os.Stdout, os.Stderr, os.Getenv)) },
+		"cgt-mcp":   mcpMain,
+		"cgt mcp":   mcpMain,
+		"cgt-serve": serveMain,
+		"cgt serve": serveMain,
+		"cgt-gen":   genMain,
+		"cgt gen":   genMain,
+		"tool-cli":  toolMain,
+		"cgt tool":  toolMain,
 	})
 }
 

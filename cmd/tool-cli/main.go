@@ -4,10 +4,20 @@ package main
 
 import (
 	"os"
+	"path/filepath"
 
 	"github.com/cgt-tools/cgt/toolcli"
 )
 
 func main() {
-	os.Exit(toolcli.ClientMain(os.Args[1:], os.Stdout, os.Stderr, os.Getenv))
+	// argv[0] is "cgt tool" when cgt hands over, so usage lines name what the user typed.
+	os.Exit(toolcli.RunClient(programName(os.Args), os.Args[1:], os.Stdout, os.Stderr, os.Getenv))
+}
+
+// programName is the name to print in usage lines: argv[0] without its directory.
+func programName(argv []string) string {
+	if len(argv) == 0 || argv[0] == "" {
+		return "tool-cli"
+	}
+	return filepath.Base(argv[0])
 }
