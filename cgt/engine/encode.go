@@ -51,17 +51,17 @@ func (x *ExcludedTransaction) AppendJSON(b []byte, level int, indent bool) []byt
 	w := getWriter(b, indent)
 	o := w.object(level)
 	o.key("ticker")
-	w.str(x.Ticker, false)
+	w.str(x.Ticker)
 	o.key("date")
 	w.b = x.Date.AppendJSON(w.b)
 	o.key("action")
-	w.str(x.Action, false)
+	w.str(x.Action)
 	o.key("account")
-	w.str(x.Account, false)
+	w.str(x.Account)
 	o.key("account_type")
-	w.str(x.Type, false)
+	w.str(x.Type)
 	o.key("source")
-	w.source(&x.Source, level+1, false)
+	w.source(&x.Source, level+1)
 	o.close()
 	return w.release()
 }
@@ -165,16 +165,16 @@ func (w *jsonWriter) endArray(level, n int) {
 
 func (w *jsonWriter) null() { w.b = append(w.b, "null"...) }
 
-func (w *jsonWriter) str(s string, html bool) { w.b = jsontext.AppendString(w.b, s, html) }
+func (w *jsonWriter) str(s string) { w.b = jsontext.AppendString(w.b, s, false) }
 
-func (w *jsonWriter) strings(ss []string, level int, html bool) {
+func (w *jsonWriter) strings(ss []string, level int) {
 	if ss == nil {
 		w.null()
 		return
 	}
 	for i, s := range ss {
 		w.elem(level, i)
-		w.str(s, html)
+		w.str(s)
 	}
 	w.endArray(level, len(ss))
 }
@@ -184,7 +184,7 @@ func (w *jsonWriter) disposal(d *Disposal, level int) {
 	o.key("date")
 	w.b = d.Date.AppendJSON(w.b)
 	o.key("ticker")
-	w.str(d.Ticker, false)
+	w.str(d.Ticker)
 	o.key("quantity")
 	w.b = d.Quantity.AppendJSON(w.b)
 	o.key("proceeds")
@@ -198,14 +198,14 @@ func (w *jsonWriter) disposal(d *Disposal, level int) {
 	o.key("gain")
 	w.b = d.Gain.AppendJSON(w.b)
 	o.key("rules")
-	w.strings(d.Rules, level+1, false)
+	w.strings(d.Rules, level+1)
 	if d.Kind != "" {
 		o.key("kind")
-		w.str(d.Kind, false)
+		w.str(d.Kind)
 	}
 	if d.Reference != "" {
 		o.key("reference")
-		w.str(d.Reference, false)
+		w.str(d.Reference)
 	}
 	if len(d.Adjustments) > 0 {
 		o.key("adjustments")
@@ -216,9 +216,9 @@ func (w *jsonWriter) disposal(d *Disposal, level int) {
 		w.endArray(level+1, len(d.Adjustments))
 	}
 	o.key("source")
-	w.source(&d.Source, level+1, false)
+	w.source(&d.Source, level+1)
 	o.key("sources")
-	w.sources(d.Sources, level+1, false)
+	w.sources(d.Sources, level+1)
 	if len(d.Original) > 0 {
 		o.key("original")
 		for i := range d.Original {
@@ -243,21 +243,21 @@ func (w *jsonWriter) disposal(d *Disposal, level int) {
 func (w *jsonWriter) adjustment(a *Adjustment, level int) {
 	o := w.object(level)
 	o.key("reason")
-	w.str(a.Reason, false)
+	w.str(a.Reason)
 	o.key("reference")
-	w.str(a.Reference, false)
+	w.str(a.Reference)
 	o.key("cost")
 	w.b = a.Cost.AppendJSON(w.b)
 	o.key("source")
-	w.source(&a.Source, level+1, false)
+	w.source(&a.Source, level+1)
 	o.close()
 }
 
-func (w *jsonWriter) source(s *SourceRef, level int, html bool) {
+func (w *jsonWriter) source(s *SourceRef, level int) {
 	o := w.object(level)
 	if s.File != "" {
 		o.key("file")
-		w.str(s.File, html)
+		w.str(s.File)
 	}
 	if s.Line != 0 {
 		o.key("line")
@@ -270,14 +270,14 @@ func (w *jsonWriter) source(s *SourceRef, level int, html bool) {
 	o.close()
 }
 
-func (w *jsonWriter) sources(ss []SourceRef, level int, html bool) {
+func (w *jsonWriter) sources(ss []SourceRef, level int) {
 	if ss == nil {
 		w.null()
 		return
 	}
 	for i := range ss {
 		w.elem(level, i)
-		w.source(&ss[i], level+1, html)
+		w.source(&ss[i], level+1)
 	}
 	w.endArray(level, len(ss))
 }
@@ -293,7 +293,7 @@ func (w *jsonWriter) tradeLine(t *TradeLine, level int) {
 	o.key("fees")
 	w.converted(&t.Fees, level+1)
 	o.key("source")
-	w.source(&t.Source, level+1, false)
+	w.source(&t.Source, level+1)
 	o.close()
 }
 
@@ -304,14 +304,14 @@ func (w *jsonWriter) converted(c *Converted, level int) {
 	o.key("amount")
 	w.b = c.Amount.AppendJSON(w.b)
 	o.key("currency")
-	w.str(c.Currency, false)
+	w.str(c.Currency)
 	if c.Rate != nil {
 		o.key("rate")
 		w.b = c.Rate.AppendJSON(w.b)
 	}
 	if c.RatePeriod != "" {
 		o.key("rate_period")
-		w.str(c.RatePeriod, false)
+		w.str(c.RatePeriod)
 	}
 	o.close()
 }
@@ -321,9 +321,9 @@ func (w *jsonWriter) converted(c *Converted, level int) {
 func (w *jsonWriter) match(m *Match, level int) {
 	o := w.object(level)
 	o.key("rule")
-	w.str(m.Rule, true)
+	w.str(m.Rule)
 	o.key("reference")
-	w.str(m.Reference, true)
+	w.str(m.Reference)
 	o.key("quantity")
 	w.b = m.Quantity.AppendJSON(w.b)
 	if m.AcquisitionDate != nil {
@@ -360,7 +360,7 @@ func (w *jsonWriter) match(m *Match, level int) {
 		if m.Steps == nil {
 			w.endArray(level+1, 0)
 		} else {
-			w.strings(m.Steps, level+1, true)
+			w.strings(m.Steps, level+1)
 		}
 	default:
 		// The lines are the engine's own text, figures and dates: nothing in them is
@@ -380,7 +380,7 @@ func (w *jsonWriter) match(m *Match, level int) {
 	}
 	if len(m.Sources) > 0 {
 		o.key("sources")
-		w.sources(m.Sources, level+1, true)
+		w.sources(m.Sources, level+1)
 	}
 	o.close()
 }
@@ -399,10 +399,10 @@ func (w *jsonWriter) poolEvent(e *PoolEvent, level int) {
 	o.key("date")
 	w.b = e.Date.AppendJSON(w.b)
 	o.key("event")
-	w.str(e.Event, false)
+	w.str(e.Event)
 	if e.Reference != "" {
 		o.key("reference")
-		w.str(e.Reference, false)
+		w.str(e.Reference)
 	}
 	o.key("quantity_change")
 	w.b = e.QuantityChange.AppendJSON(w.b)
@@ -413,14 +413,14 @@ func (w *jsonWriter) poolEvent(e *PoolEvent, level int) {
 	o.key("cost")
 	w.b = e.Cost.AppendJSON(w.b)
 	o.key("source")
-	w.source(&e.Source, level+1, false)
+	w.source(&e.Source, level+1)
 	o.close()
 }
 
 func (w *jsonWriter) holding(h *Holding, level int) {
 	o := w.object(level)
 	o.key("ticker")
-	w.str(h.Ticker, false)
+	w.str(h.Ticker)
 	o.key("quantity")
 	w.b = h.Quantity.AppendJSON(w.b)
 	o.key("cost")

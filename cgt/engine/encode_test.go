@@ -120,3 +120,16 @@ func TestAppendJSONMatchesEncodingJSON(t *testing.T) {
 	check(t, "disposal with empty lists", &Disposal{Rules: []string{}, Sources: []SourceRef{}, Matches: []Match{}, Adjustments: []Adjustment{}, Original: []TradeLine{}})
 	check(t, "bare match", &Match{})
 }
+
+// TestMatchJSONIsNotHTMLEscaped pins that a match is written like every other value of the
+// report: a ledger named "M&G <x>.cgt" reads the same inside a match's sources as elsewhere.
+func TestMatchJSONIsNotHTMLEscaped(t *testing.T) {
+	m := Match{Rule: "same_day", Sources: []SourceRef{{File: "M&G <x>.cgt", Line: 2}}}
+	// encodingJSON is the envelope's encoder: it keeps MarshalJSON's bytes as they are
+	for _, got := range [][]byte{m.AppendJSON(nil, 0, false), []byte(encodingJSON(t, m, 0, false))} {
+		if !bytes.Contains(got, []byte(`"file":"M&G <x>.cgt"`)) {
+			t.Errorf("match JSON escapes the file name: %s", got)
+		}
+	}
+}
+

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"bytes"
 	"encoding/json"
 	"runtime"
 
@@ -69,7 +70,15 @@ func (m Match) MarshalJSON() ([]byte, error) {
 	if m.Steps == nil {
 		m.Steps = []string{}
 	}
-	return json.Marshal(plain(m))
+	// Without HTML escaping, as every other value of the report is written: a file named
+	// "M&G.cgt" is written the same inside a match as in the disposal that holds it.
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(plain(m)); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), nil
 }
 
 // lines writes the steps of one leg.
