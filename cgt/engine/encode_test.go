@@ -132,4 +132,3 @@ func TestMatchJSONIsNotHTMLEscaped(t *testing.T) {
 		}
 	}
 }
-
