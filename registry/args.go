@@ -150,3 +150,44 @@ func unknownArg(cmd, key string, specs []ArgSpec) *envelope.Error {
 		"unknown argument %q for %s", key, cmd)
 	return e.With("argument", key).With("available", argNames(specs))
 }
+
+// plainStringFields are the arguments struct's fields of type string (not a named type, which
+// may decode itself; not tagged ",string"), by JSON name, with their index paths: the fields
+// encoding/json would fill by plain assignment. Fields of embedded structs count as
+// structFields flattens them (untagged, not through a pointer); a name given twice is left out.
+func plainStringFields(t reflect.Type) map[string][]int {
+	out := map[string][]int{}
+	count := map[string]int{}
+	for _, f := range reflect.VisibleFields(t) {
+		if f.Anonymous || !f.IsExported() || !flattened(t, f.Index) {
+			continue
+		}
+		name := jsonName(f)
+		if name == "" {
+			continue
+		}
+		count[name]++
+		if _, opts, _ := strings.Cut(f.Tag.Get("json"), ","); f.Type == reflect.TypeFor[string]() && !strings.Contains(opts, "string") {
+			out[name] = f.Index
+		}
+	}
+	for name, n := range count {
+		if n > 1 {
+			delete(out, name)
+		}
+	}
+	return out
+}
+
+// flattened reports whether every struct a field is reached through is embedded as
+// structFields flattens it: anonymous, a struct (not a pointer to one), without a json tag.
+func flattened(t reflect.Type, index []int) bool {
+	for _, i := range index[:len(index)-1] {
+		f := t.Field(i)
+		if !f.Anonymous || f.Type.Kind() != reflect.Struct || f.Tag.Get("json") != "" {
+			return false
+		}
+		t = f.Type
+	}
+	return true
+}

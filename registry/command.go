@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"reflect"
 	"sync"
 
@@ -61,7 +62,7 @@ type Command interface {
 	DataSchema() map[string]any
 	// ResultType is the Go type of data, for adapters that walk struct tags.
 	ResultType() reflect.Type
-	run(ctx context.Context, deps *Deps, raw []byte) (any, []string, error)
+	run(ctx context.Context, deps *Deps, args map[string]any) (any, []string, error)
 	useSchemas(SchemaSource)
 }
 
@@ -82,6 +83,7 @@ type command[A, R any] struct {
 	input  map[string]any
 	valid  *validator
 	errSch error
+	direct map[string][]int // plain string arguments set on the struct without JSON, by name
 
 	// The result schema is reflected only when a generator or front end asks for it: running
 	// a command never needs it.
@@ -101,6 +103,7 @@ func (c *command[A, R]) init() {
 			c.input = map[string]any{"type": "object"}
 		}
 		c.args = argSpecs(at, c.input)
+		c.direct = plainStringFields(at)
 		c.own = make(map[string]bool, len(c.args))
 		for _, a := range c.args {
 			c.own[a.Name] = true
@@ -139,18 +142,50 @@ func (c *command[A, R]) DataSchema() map[string]any {
 func (c *command[A, R]) ResultType() reflect.Type { return reflect.TypeFor[R]() }
 
 // run decodes the already-normalized arguments object into A and calls the handler.
-func (c *command[A, R]) run(ctx context.Context, deps *Deps, raw []byte) (any, []string, error) {
+func (c *command[A, R]) run(ctx context.Context, deps *Deps, norm map[string]any) (any, []string, error) {
 	c.init()
 	if c.errSch != nil {
 		return nil, nil, c.errSch
 	}
-	var args A
-	if err := json.Unmarshal(raw, &args); err != nil {
-		return nil, nil, decodeError(err)
+	args, err := c.bind(norm)
+	if err != nil {
+		return nil, nil, err
 	}
 	r, warnings, err := c.handler(ctx, deps, args)
 	if err != nil {
 		return nil, warnings, err
 	}
 	return r, warnings, nil
+}
+
+// bind fills the arguments struct from the normalized arguments. Plain string arguments are
+// set directly; the rest go through encoding/json, so custom types decode as they define. An
+// inline ledger is tens of kilobytes: writing it back into JSON and reading it again would
+// cost more than all the other binding together.
+func (c *command[A, R]) bind(norm map[string]any) (A, error) {
+	var args A
+	rest, strs := norm, map[string]string(nil)
+	for name := range c.direct {
+		s, ok := norm[name].(string)
+		if !ok {
+			continue
+		}
+		if strs == nil {
+			rest, strs = maps.Clone(norm), map[string]string{}
+		}
+		delete(rest, name)
+		strs[name] = s
+	}
+	raw, err := json.Marshal(rest)
+	if err != nil {
+		return args, decodeError(err)
+	}
+	if err := json.Unmarshal(raw, &args); err != nil {
+		return args, decodeError(err)
+	}
+	v := reflect.ValueOf(&args).Elem()
+	for name, s := range strs {
+		v.FieldByIndex(c.direct[name]).SetString(s)
+	}
+	return args, nil
 }

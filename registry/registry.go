@@ -150,8 +150,7 @@ func (r *Registry) Run(ctx context.Context, c Command, args map[string]any, defa
 		return envelope.Failure(WithExample(err, c), nil), takeShape(c, norm, given)
 	}
 	sh = takeShape(c, norm, given)
-	raw, _ := json.Marshal(norm)
-	data, warnings, err := c.run(ctx, r.deps, raw)
+	data, warnings, err := c.run(ctx, r.deps, norm)
 	if err != nil {
 		return envelope.Failure(err, warnings), sh
 	}
