@@ -157,6 +157,9 @@ func unknownArg(cmd, key string, specs []ArgSpec) *envelope.Error {
 // structFields flattens them (untagged, not through a pointer); a name given twice is left out.
 func plainStringFields(t reflect.Type) map[string][]int {
 	out := map[string][]int{}
+	if t.Kind() != reflect.Struct {
+		return out // arguments that are not a struct all go through encoding/json
+	}
 	count := map[string]int{}
 	for _, f := range reflect.VisibleFields(t) {
 		if f.Anonymous || !f.IsExported() || !flattened(t, f.Index) {

@@ -84,3 +84,9 @@ func TestPlainStringFieldsLeaveOutANameTwoFieldsClaim(t *testing.T) {
 		t.Errorf("plainStringFields = %v, want none (encoding/json fills neither)", got)
 	}
 }
+
+func TestPlainStringFieldsOfANonStruct(t *testing.T) {
+	if got := plainStringFields(reflect.TypeFor[map[string]any]()); len(got) != 0 {
+		t.Errorf("plainStringFields(map) = %v, want none", got)
+	}
+}
