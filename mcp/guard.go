@@ -124,7 +124,9 @@ func (g *guard) accept(line []byte) bool {
 }
 
 // message is a JSON-RPC message's members, each nil when absent. Params are read as a
-// tools/call's (call) when they can be; otherwise params holds them as they came.
+// tools/call's (call) when they can be; otherwise params holds them as they came. Member names
+// are matched as encoding/json matches them ("Id" is read as "id"), as the library behind the
+// guard reads them.
 type message struct {
 	ID, Method, Result, Error json.RawMessage
 	call                      *callParams
