@@ -27,7 +27,7 @@ type echoResult struct {
 	Args echoArgs `json:"args"`
 }
 
-func echoRegistry(t *testing.T) *Registry {
+func echoRegistry(t testing.TB) *Registry {
 	t.Helper()
 	cmd := NewCommand(Meta{Name: "test.echo", MCPName: "echo", Summary: "echo", Examples: []Example{{"x", []string{"AAPL"}}}},
 		func(_ context.Context, _ *Deps, a echoArgs) (echoResult, []string, error) {
