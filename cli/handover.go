@@ -6,17 +6,33 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 )
 
 // Handover is a built-in served by a sibling program: `cgt mcp` runs cgt-mcp, `cgt gen` runs
 // cgt-gen. The servers and generators live in binaries of their own so that the command line
 // links (and initialises at every start) none of their libraries.
-func Handover(name, program, summary string) Builtin {
+func Handover(name, program, summary string) Builtin { return handover(name, program, "", summary) }
+
+// HandoverInSource is Handover for a developer's built-in (`cgt gen`), which only makes sense
+// in cgt's own source tree: there, when the sibling is not installed, it is run from source
+// with `go run pkg`, so a lone `go build ./cmd/cgt` still regenerates and checks the files.
+func HandoverInSource(name, program, pkg, summary string) Builtin {
+	return handover(name, program, pkg, summary)
+}
+
+func handover(name, program, pkg, summary string) Builtin {
 	return Builtin{
 		Name:    name,
 		Summary: summary,
 		Run: func(f *Factory, args []string) int {
 			path, err := findSibling(program)
+			if err != nil && pkg != "" && inSourceTree(".") {
+				if goTool, gerr := exec.LookPath("go"); gerr == nil {
+					fmt.Fprintf(f.Stderr, "cgt %s: %s is not installed; running it from source (go run %s)\n", name, program, pkg)
+					return f.runProgram(goTool, "go", append([]string{"run", pkg}, args...))
+				}
+			}
 			if err != nil {
 				fmt.Fprintf(f.Stderr, "Error: cgt %s is served by the %s program, which is not installed next to cgt or on PATH.\n"+
 					"Install every cgt program with: go install github.com/cgt-tools/cgt/cmd/...@latest  (or make build, which writes bin/)\n", name, program)
@@ -62,4 +78,21 @@ func findSibling(program string) (string, error) {
 		}
 	}
 	return exec.LookPath(program)
+}
+
+// modulePath is cgt's module, named on the first line of its go.mod.
+const modulePath = "github.com/cgt-tools/cgt"
+
+// inSourceTree reports whether dir is the root of cgt's source tree.
+func inSourceTree(dir string) bool {
+	b, err := os.ReadFile(filepath.Join(dir, "go.mod"))
+	if err != nil {
+		return false
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if f := strings.Fields(line); len(f) == 2 && f[0] == "module" {
+			return f[1] == modulePath
+		}
+	}
+	return false
 }

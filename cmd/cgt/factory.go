@@ -30,7 +30,7 @@ func newFactory() *cli.Factory {
 			cli.Handover("mcp", "cgt-mcp", "serve cgt's commands to AI agents over MCP on stdio (--root DIR lets them read ledger files)"),
 			cli.Handover("serve", "cgt-serve", "tool-cli JSON-RPC server on 127.0.0.1 for shell agents (cgt plus bridged MCP servers)"),
 			cli.Handover("tool", "tool-cli", "tool-cli client: list servers, tools, a tool's schema, or call it (cgt tool cgt get_fx_rate '{...}')"),
-			cli.Handover("gen", "cgt-gen", "regenerate (or with --check verify) tools.json, openapi.json, llms.txt and every generated file"),
+			cli.HandoverInSource("gen", "cgt-gen", "./cmd/cgt-gen", "regenerate (or with --check verify) tools.json, openapi.json, llms.txt and every generated file"),
 			cli.CompletionBuiltin(),
 			cli.CompleteBuiltin(),
 		},
