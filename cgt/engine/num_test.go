@@ -5,47 +5,18 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/cgt-tools/cgt/cgt/internal/wide/widetest"
 	"github.com/shopspring/decimal"
 )
-
-// randomDecimal draws decimals of every size the engine meets: ledger figures, 20-place
-// quotients, values near the 64- and 128-bit limits and beyond them.
-func randomDecimal(rng *rand.Rand) decimal.Decimal {
-	var c big.Int
-	switch rng.IntN(6) {
-	case 0:
-		c.SetInt64(int64(rng.IntN(10)))
-	case 1:
-		c.SetInt64(rng.Int64N(1_000_000))
-	case 2:
-		c.SetUint64(rng.Uint64())
-	case 3:
-		c.SetBits([]big.Word{big.Word(rng.Uint64()), big.Word(rng.Uint64() >> rng.IntN(64))})
-	case 4:
-		c.SetBits([]big.Word{big.Word(rng.Uint64()), big.Word(rng.Uint64()), big.Word(rng.Uint64N(4))})
-	default:
-		c.SetInt64(rng.Int64N(1 << 40))
-	}
-	if rng.IntN(3) == 0 {
-		c.Neg(&c)
-	}
-	return decimal.NewFromBigInt(&c, int32(rng.IntN(30))-24)
-}
-
-// same reports whether two decimals have the same coefficient and exponent, which is what
-// makes them write the same way everywhere.
-func same(a, b decimal.Decimal) bool {
-	return a.Exponent() == b.Exponent() && a.Coefficient().Cmp(b.Coefficient()) == 0
-}
 
 func TestNumMatchesDecimal(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 11))
 	for i := range 200_000 {
-		a, b := randomDecimal(rng), randomDecimal(rng)
+		a, b := widetest.Decimal(rng, -24, 5), widetest.Decimal(rng, -24, 5)
 		na, nb := numOf(a), numOf(b)
 		check := func(op string, got num, want decimal.Decimal) {
 			t.Helper()
-			if g := got.decimal(); !same(g, want) {
+			if g := got.decimal(); !widetest.Same(g, want) {
 				t.Fatalf("#%d %s(%s, %s) = %s (exp %d), want %s (exp %d)", i, op, a, b, g, g.Exponent(), want, want.Exponent())
 			}
 		}
@@ -74,7 +45,7 @@ func TestNumMatchesDecimal(t *testing.T) {
 func TestMulDivMatchesDecimal(t *testing.T) {
 	rng := rand.New(rand.NewPCG(19, 23))
 	padded := func() decimal.Decimal {
-		d := randomDecimal(rng)
+		d := widetest.Decimal(rng, -24, 5)
 		if rng.IntN(2) == 0 { // the same value written with up to 24 more zeros
 			k := int32(rng.IntN(25))
 			d = decimal.NewFromBigInt(new(big.Int).Mul(d.Coefficient(), new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(k)), nil)), d.Exponent()-k)
@@ -90,7 +61,7 @@ func TestMulDivMatchesDecimal(t *testing.T) {
 		if b.Equal(c) {
 			want = a
 		}
-		if got := mulDivNum(numOf(a), numOf(b), numOf(c)).decimal(); !same(got, want) {
+		if got := mulDivNum(numOf(a), numOf(b), numOf(c)).decimal(); !widetest.Same(got, want) {
 			t.Fatalf("#%d %s × %s ÷ %s = %s (exp %d), want %s (exp %d)", i, a, b, c, got, got.Exponent(), want, want.Exponent())
 		}
 	}
@@ -99,7 +70,7 @@ func TestMulDivMatchesDecimal(t *testing.T) {
 func TestTrimKeepsTheValue(t *testing.T) {
 	rng := rand.New(rand.NewPCG(29, 31))
 	for i := range 100_000 {
-		d := randomDecimal(rng)
+		d := widetest.Decimal(rng, -24, 5)
 		got := numOf(d).trim()
 		if !got.decimal().Equal(d) || (got.big == nil && !got.isZero() && got.lo%10 == 0 && got.hi%10 == 0 &&
 			new(big.Int).Rem(got.decimal().Coefficient(), big.NewInt(10)).Sign() == 0) {

@@ -6,43 +6,18 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/cgt-tools/cgt/cgt/internal/wide/widetest"
 	"github.com/shopspring/decimal"
 )
 
-// randomDecimal draws decimals of every size a report holds: ledger figures, 20-place
-// quotients, values near the 64- and 128-bit limits and beyond them, at exponents from far
-// below a penny to above one.
+// randomDecimal is widetest.Decimal with, now and then, an exponent beyond the compact form's
+// range.
 func randomDecimal(rng *rand.Rand) decimal.Decimal {
-	var c big.Int
-	switch rng.IntN(7) {
-	case 0:
-		c.SetInt64(int64(rng.IntN(10)))
-	case 1:
-		c.SetInt64(rng.Int64N(1_000_000))
-	case 2:
-		c.SetUint64(rng.Uint64())
-	case 3:
-		c.SetBits([]big.Word{big.Word(rng.Uint64()), big.Word(rng.Uint64() >> rng.IntN(64))})
-	case 4:
-		c.SetBits([]big.Word{big.Word(rng.Uint64()), big.Word(rng.Uint64()), big.Word(rng.Uint64N(4))})
-	case 5:
-		c.SetInt64(rng.Int64N(1000)*1000 + 5) // a half at the third decimal place
-	default:
-		c.SetInt64(rng.Int64N(1 << 40))
+	d := widetest.Decimal(rng, -42, 7)
+	if rng.IntN(500) == 0 {
+		return decimal.NewFromBigInt(d.Coefficient(), int32(rng.IntN(3)-1)*40000)
 	}
-	if rng.IntN(3) == 0 {
-		c.Neg(&c)
-	}
-	exp := int32(rng.IntN(50)) - 42
-	if rng.IntN(500) == 0 { // beyond the compact form's exponent range
-		exp = int32(rng.IntN(3)-1) * 40000
-	}
-	return decimal.NewFromBigInt(&c, exp)
-}
-
-// same reports whether two decimals have the same coefficient and exponent.
-func same(a, b decimal.Decimal) bool {
-	return a.Exponent() == b.Exponent() && a.Coefficient().Cmp(b.Coefficient()) == 0
+	return d
 }
 
 // parts splits d into a sign and 128-bit magnitude; ok is false when it does not fit.
@@ -76,10 +51,10 @@ func TestMoneyAndDecimalMatchDecimal(t *testing.T) {
 			if got := m.String(); got != wantFixed {
 				t.Fatalf("#%d Money(%s).String() = %s, want %s", i, d, got, wantFixed)
 			}
-			if got := m.Exact(); !same(got, d) {
+			if got := m.Exact(); !widetest.Same(got, d) {
 				t.Fatalf("#%d Money(%s).Exact() = %s (exp %d)", i, d, got, got.Exponent())
 			}
-			if got, want := m.Rounded(), d.Round(MoneyPlaces); !same(got, want) {
+			if got, want := m.Rounded(), d.Round(MoneyPlaces); !widetest.Same(got, want) {
 				t.Fatalf("#%d Money(%s).Rounded() = %s, want %s", i, d, got, want)
 			}
 			if got, want := m.IsZero(), d.Round(MoneyPlaces).IsZero(); got != want {
@@ -94,7 +69,7 @@ func TestMoneyAndDecimalMatchDecimal(t *testing.T) {
 			if got, want := q.String(), d.String(); got != want {
 				t.Fatalf("#%d Decimal(%s).String() = %s, want %s", i, d, got, want)
 			}
-			if got := q.Exact(); !same(got, d) {
+			if got := q.Exact(); !widetest.Same(got, d) {
 				t.Fatalf("#%d Decimal(%s).Exact() = %s (exp %d)", i, d, got, got.Exponent())
 			}
 			if q.Sign() != d.Sign() || q.IsZero() != d.IsZero() {
@@ -119,10 +94,10 @@ func TestMoneyAndDecimalMatchDecimal(t *testing.T) {
 func TestZeroValues(t *testing.T) {
 	var m Money
 	var q Decimal
-	if m.String() != "0.00" || !m.IsZero() || !same(m.Exact(), decimal.Decimal{}) {
+	if m.String() != "0.00" || !m.IsZero() || !widetest.Same(m.Exact(), decimal.Decimal{}) {
 		t.Errorf("zero Money: %s", m)
 	}
-	if q.String() != "0" || q.Sign() != 0 || !same(q.Exact(), decimal.Decimal{}) {
+	if q.String() != "0" || q.Sign() != 0 || !widetest.Same(q.Exact(), decimal.Decimal{}) {
 		t.Errorf("zero Decimal: %s", q)
 	}
 	if b, _ := json.Marshal(struct{ M Money }{}); string(b) != `{"M":"0.00"}` {

@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/cgt-tools/cgt/cgt/internal/wide/widetest"
 	"github.com/shopspring/decimal"
 )
 
@@ -34,39 +35,6 @@ func word(rng *rand.Rand) uint64 {
 		return Pow10(rng.IntN(MaxPow10 + 1))
 	}
 	return rng.Uint64()
-}
-
-// randomDecimal draws decimals of every size the two forms meet: ledger figures, 20-place
-// quotients, values near the 64- and 128-bit limits and beyond them, at exponents from far
-// below a penny to above one.
-func randomDecimal(rng *rand.Rand) decimal.Decimal {
-	var c big.Int
-	switch rng.IntN(7) {
-	case 0:
-		c.SetInt64(int64(rng.IntN(10)))
-	case 1:
-		c.SetInt64(rng.Int64N(1_000_000))
-	case 2:
-		c.SetUint64(rng.Uint64())
-	case 3:
-		c.SetBits([]big.Word{big.Word(rng.Uint64()), big.Word(rng.Uint64() >> rng.IntN(64))})
-	case 4:
-		c.SetBits([]big.Word{big.Word(rng.Uint64()), big.Word(rng.Uint64()), big.Word(rng.Uint64N(4))})
-	case 5:
-		c.SetInt64(rng.Int64N(1000)*1000 + 5) // a half at the third decimal place
-	default:
-		c.SetInt64(rng.Int64N(1 << 40))
-	}
-	if rng.IntN(3) == 0 {
-		c.Neg(&c)
-	}
-	return decimal.NewFromBigInt(&c, int32(rng.IntN(50))-42)
-}
-
-// same reports whether two decimals have the same coefficient and exponent, which is what
-// makes them write the same way.
-func same(a, b decimal.Decimal) bool {
-	return a.Exponent() == b.Exponent() && a.Coefficient().Cmp(b.Coefficient()) == 0
 }
 
 func TestPow10(t *testing.T) {
@@ -274,7 +242,7 @@ func TestRound(t *testing.T) {
 				t.Fatalf("Round(%s, %d) does not fit", d, tt.places)
 			}
 			got := ToDecimal(neg && hi|lo != 0, hi, lo, -tt.places)
-			if got.StringFixed(tt.places) != tt.want || !same(got, d.Round(tt.places)) {
+			if got.StringFixed(tt.places) != tt.want || !widetest.Same(got, d.Round(tt.places)) {
 				t.Errorf("Round(%s, %d) = %s (exp %d), want %s", d, tt.places, got, got.Exponent(), tt.want)
 			}
 		})
@@ -309,7 +277,7 @@ func TestDivRound(t *testing.T) {
 				return
 			}
 			got := ToDecimal(false, hi, lo, -tt.places)
-			if got.StringFixed(tt.places) != tt.want || !same(got, a.DivRound(b, tt.places)) {
+			if got.StringFixed(tt.places) != tt.want || !widetest.Same(got, a.DivRound(b, tt.places)) {
 				t.Errorf("DivRound(%s, %s, %d) = %s, want %s", a, b, tt.places, got, tt.want)
 			}
 		})
@@ -349,7 +317,7 @@ func TestAppendString(t *testing.T) {
 func TestMatchesDecimal(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 5))
 	for i := range 200_000 {
-		a, b := randomDecimal(rng), randomDecimal(rng)
+		a, b := widetest.Decimal(rng, -42, 7), widetest.Decimal(rng, -42, 7)
 		places := int32(rng.IntN(30)) - 4
 		checkOne(t, i, a, b, places)
 	}
@@ -365,7 +333,7 @@ func checkOne(t *testing.T, i int, a, b decimal.Decimal, places int32) {
 	if !ok {
 		return
 	}
-	if got := ToDecimal(aneg, ahi, alo, aexp); !same(got, a) {
+	if got := ToDecimal(aneg, ahi, alo, aexp); !widetest.Same(got, a) {
 		t.Fatalf("#%d ToDecimal(FromDecimal(%s)) = %s (exp %d)", i, a, got, got.Exponent())
 	}
 	if got, want := string(AppendString(nil, aneg, ahi, alo, aexp, true)), a.String(); got != want {
@@ -373,7 +341,7 @@ func checkOne(t *testing.T, i int, a, b decimal.Decimal, places int32) {
 	}
 	if hi, lo, ok := Round(ahi, alo, aexp, places); ok {
 		want := a.Round(places)
-		if got := ToDecimal(aneg && hi|lo != 0, hi, lo, -places); !same(got, want) {
+		if got := ToDecimal(aneg && hi|lo != 0, hi, lo, -places); !widetest.Same(got, want) {
 			t.Fatalf("#%d Round(%s, %d) = %s, want %s (exp %d)", i, a, places, got, want, want.Exponent())
 		}
 		if places >= 0 {
@@ -392,7 +360,7 @@ func checkOne(t *testing.T, i int, a, b decimal.Decimal, places int32) {
 	if hi, lo, ok := DivRound(ahi, alo, bhi, blo, int64(aexp)-int64(bexp)+int64(places)); ok {
 		want := a.DivRound(b, places)
 		neg := aneg != bneg && hi|lo != 0
-		if got := ToDecimal(neg, hi, lo, -places); !same(got, want) {
+		if got := ToDecimal(neg, hi, lo, -places); !widetest.Same(got, want) {
 			t.Fatalf("#%d DivRound(%s, %s, %d) = %s, want %s (exp %d)", i, a, b, places, got, want, want.Exponent())
 		}
 	}
