@@ -4,6 +4,7 @@ import (
 	"strconv"
 	"sync"
 
+	"github.com/cgt-tools/cgt/cgt/model"
 	"github.com/cgt-tools/cgt/internal/jsontext"
 )
 
@@ -78,6 +79,7 @@ var writers = sync.Pool{New: func() any { return new(jsonWriter) }}
 func getWriter(b []byte, indent bool) *jsonWriter {
 	w := writers.Get().(*jsonWriter)
 	w.b, w.indent = b, indent
+	w.steps.figs.forget()
 	return w
 }
 
@@ -163,6 +165,20 @@ func (w *jsonWriter) endArray(level, n int) {
 	w.b = append(w.b, ']')
 }
 
+// money and quantity write a figure a match's steps may show as well, through the writer's
+// memory of the figures of the row (see figures).
+func (w *jsonWriter) money(m model.Money) {
+	w.b = append(w.b, '"')
+	w.b = append(w.b, w.steps.figs.moneyDigits(m)...)
+	w.b = append(w.b, '"')
+}
+
+func (w *jsonWriter) quantity(d model.Decimal) {
+	w.b = append(w.b, '"')
+	w.b = append(w.b, w.steps.figs.qtyDigits(d)...)
+	w.b = append(w.b, '"')
+}
+
 func (w *jsonWriter) null() { w.b = append(w.b, "null"...) }
 
 func (w *jsonWriter) str(s string) { w.b = jsontext.AppendString(w.b, s, false) }
@@ -186,17 +202,17 @@ func (w *jsonWriter) disposal(d *Disposal, level int) {
 	o.key("ticker")
 	w.str(d.Ticker)
 	o.key("quantity")
-	w.b = d.Quantity.AppendJSON(w.b)
+	w.quantity(d.Quantity)
 	o.key("proceeds")
-	w.b = d.Proceeds.AppendJSON(w.b)
+	w.money(d.Proceeds)
 	o.key("sale_fees")
-	w.b = d.SaleFees.AppendJSON(w.b)
+	w.money(d.SaleFees)
 	o.key("identified_cost")
-	w.b = d.IdentifiedCost.AppendJSON(w.b)
+	w.money(d.IdentifiedCost)
 	o.key("allowable_cost")
-	w.b = d.AllowableCost.AppendJSON(w.b)
+	w.money(d.AllowableCost)
 	o.key("gain")
-	w.b = d.Gain.AppendJSON(w.b)
+	w.money(d.Gain)
 	o.key("rules")
 	w.strings(d.Rules, level+1)
 	if d.Kind != "" {
@@ -325,23 +341,23 @@ func (w *jsonWriter) match(m *Match, level int) {
 	o.key("reference")
 	w.str(m.Reference)
 	o.key("quantity")
-	w.b = m.Quantity.AppendJSON(w.b)
+	w.quantity(m.Quantity)
 	if m.AcquisitionDate != nil {
 		o.key("acquisition_date")
 		w.b = m.AcquisitionDate.AppendJSON(w.b)
 	}
 	if m.AcquisitionQuantity != nil {
 		o.key("acquisition_quantity")
-		w.b = m.AcquisitionQuantity.AppendJSON(w.b)
+		w.quantity(*m.AcquisitionQuantity)
 	}
 	o.key("proceeds")
-	w.b = m.Proceeds.AppendJSON(w.b)
+	w.money(m.Proceeds)
 	o.key("sale_fees")
-	w.b = m.SaleFees.AppendJSON(w.b)
+	w.money(m.SaleFees)
 	o.key("cost")
-	w.b = m.Cost.AppendJSON(w.b)
+	w.money(m.Cost)
 	o.key("gain")
-	w.b = m.Gain.AppendJSON(w.b)
+	w.money(m.Gain)
 	if m.PoolBefore != nil {
 		o.key("pool_before")
 		w.poolState(m.PoolBefore, level+1)
@@ -352,7 +368,7 @@ func (w *jsonWriter) match(m *Match, level int) {
 	}
 	if m.AverageCost != nil {
 		o.key("average_cost")
-		w.b = m.AverageCost.AppendJSON(w.b)
+		w.quantity(*m.AverageCost)
 	}
 	o.key("steps")
 	switch {
@@ -388,9 +404,9 @@ func (w *jsonWriter) match(m *Match, level int) {
 func (w *jsonWriter) poolState(p *PoolState, level int) {
 	o := w.object(level)
 	o.key("quantity")
-	w.b = p.Quantity.AppendJSON(w.b)
+	w.quantity(p.Quantity)
 	o.key("cost")
-	w.b = p.Cost.AppendJSON(w.b)
+	w.money(p.Cost)
 	o.close()
 }
 

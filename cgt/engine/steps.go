@@ -99,10 +99,63 @@ func (m *Match) lines() []string {
 type stepText struct {
 	buf  []byte
 	ends []int
-	num  [64]byte // scratch for one figure before its separators are put in
+	figs figures
 }
 
 func (t *stepText) reset() { t.buf, t.ends = t.buf[:0], t.ends[:0] }
+
+// figures remembers the plain string forms of the last amounts and quantities written (up
+// to figureSlots of each), so that a figure a disposal's JSON and its steps both show is
+// formatted once: a match's cost appears up to four times, the pool's cost three. A value
+// is found only under the same representation (coefficient and exponent), which is what
+// the engine hands out for one figure; another representation of an equal value is simply
+// formatted again.
+type figures struct {
+	text    []byte
+	money   [figureSlots]model.Money
+	moneyAt [figureSlots][2]int32
+	qty     [figureSlots]model.Decimal
+	qtyAt   [figureSlots][2]int32
+	nMoney  int
+	nQty    int
+}
+
+// figureSlots is how many figures of each kind are remembered; a disposal rarely shows more
+// distinct ones.
+const figureSlots = 16
+
+// forget starts over, for the next disposal.
+func (f *figures) forget() { f.text, f.nMoney, f.nQty = f.text[:0], 0, 0 }
+
+// moneyDigits is m's plain form, rounded to pence ("-1234.50").
+func (f *figures) moneyDigits(m model.Money) []byte {
+	for i := range min(f.nMoney, figureSlots) {
+		if f.money[i] == m {
+			return f.text[f.moneyAt[i][0]:f.moneyAt[i][1]]
+		}
+	}
+	from := len(f.text)
+	f.text = m.AppendString(f.text)
+	slot := f.nMoney % figureSlots
+	f.money[slot], f.moneyAt[slot] = m, [2]int32{int32(from), int32(len(f.text))}
+	f.nMoney++
+	return f.text[from:]
+}
+
+// qtyDigits is d's exact plain form ("1234.5").
+func (f *figures) qtyDigits(d model.Decimal) []byte {
+	for i := range min(f.nQty, figureSlots) {
+		if f.qty[i] == d {
+			return f.text[f.qtyAt[i][0]:f.qtyAt[i][1]]
+		}
+	}
+	from := len(f.text)
+	f.text = d.AppendString(f.text)
+	slot := f.nQty % figureSlots
+	f.qty[slot], f.qtyAt[slot] = d, [2]int32{int32(from), int32(len(f.text))}
+	f.nQty++
+	return f.text[from:]
+}
 
 // end closes the line written since the last one.
 func (t *stepText) end() { t.ends = append(t.ends, len(t.buf)) }
@@ -157,27 +210,48 @@ func (t *stepText) date(d model.Date) *stepText { t.buf = d.AppendString(t.buf);
 
 // shares writes a share count with its unit.
 func (t *stepText) shares(d model.Decimal) *stepText {
-	if numOfDecimal(d).equal(numInt(1)) {
+	digits := t.figs.qtyDigits(d)
+	if isOne(digits) {
 		return t.str("1 share")
 	}
-	return t.qty(d).str(" shares")
+	t.buf = appendGrouped(t.buf, digits)
+	return t.str(" shares")
+}
+
+// isOne reports whether a plain decimal string is the number one ("1", "1.000").
+func isOne(s []byte) bool {
+	if len(s) == 0 || s[0] != '1' {
+		return false
+	}
+	if len(s) == 1 {
+		return true
+	}
+	if s[1] != '.' {
+		return false
+	}
+	for _, c := range s[2:] {
+		if c != '0' {
+			return false
+		}
+	}
+	return true
 }
 
 // qty writes an exact quantity with thousands separators.
 func (t *stepText) qty(d model.Decimal) *stepText {
-	t.buf = appendGrouped(t.buf, d.AppendString(t.num[:0]))
+	t.buf = appendGrouped(t.buf, t.figs.qtyDigits(d))
 	return t
 }
 
 // gbp writes a GBP amount rounded to pence, half away from zero, with separators; the sign
 // is the exact amount's, so a loss under a halfpenny reads −£0.00.
 func (t *stepText) gbp(m model.Money) *stepText {
-	return t.pounds(m.Sign(), m.AppendString(t.num[:0]))
+	return t.pounds(m.Sign(), t.figs.moneyDigits(m))
 }
 
 // gbpExact writes a GBP amount at its own precision.
 func (t *stepText) gbpExact(d model.Decimal) *stepText {
-	return t.pounds(d.Sign(), d.AppendString(t.num[:0]))
+	return t.pounds(d.Sign(), t.figs.qtyDigits(d))
 }
 
 // pounds writes −£ (for a negative sign) or £ and the figure's digits without their own sign.

@@ -6,6 +6,7 @@ import (
 	"github.com/cgt-tools/cgt/cli"
 	"github.com/cgt-tools/cgt/commands"
 	"github.com/cgt-tools/cgt/registry"
+	"golang.org/x/term"
 )
 
 // version is set at build time with -ldflags "-X main.version=...".
@@ -19,10 +20,9 @@ func newFactory() *cli.Factory {
 		Getenv:  os.Getenv,
 		Version: version,
 		Exec:    execProgram,
-		IsTerminal: func() bool {
-			st, err := os.Stdout.Stat()
-			return err == nil && st.Mode()&os.ModeCharDevice != 0
-		},
+		// A character device is not enough: /dev/null is one, and `cgt ... > /dev/null`
+		// must time and behave like writing to a file, not switch to the text view.
+		IsTerminal: func() bool { return term.IsTerminal(int(os.Stdout.Fd())) },
 		Registry: func() (*registry.Registry, error) {
 			return commands.NewRegistry(&registry.Deps{ReadFile: os.ReadFile, ReadDir: registry.OSReadDir, Stdin: os.Stdin, Today: registry.LocalToday})
 		},

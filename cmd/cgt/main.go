@@ -12,7 +12,8 @@ func main() { os.Exit(run()) }
 
 func run() int {
 	// One report per process: the ledger reader and the engine may pause the collector while
-	// they allocate their large arrays (see engine.PauseCollectorForLargeArrays).
-	engine.PauseCollectorForLargeArrays(true)
+	// they allocate their large arrays and map a large report's memory ahead (see
+	// engine.TuneMemoryForOneReport).
+	engine.TuneMemoryForOneReport(true)
 	return cli.Run(newFactory(), os.Args[1:])
 }

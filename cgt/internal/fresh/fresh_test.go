@@ -1,9 +1,11 @@
 package fresh
 
 import (
+	"runtime"
 	"runtime/debug"
 	"sync"
 	"testing"
+	"unsafe"
 )
 
 // row is a 64-byte element that holds a pointer, like the engine's records.
@@ -76,4 +78,57 @@ func TestSliceLeavesTheCollectorAloneByDefault(t *testing.T) {
 	}
 	close(stop)
 	wg.Wait()
+}
+
+// Mapping pages for writing never changes what they hold, whatever the alignment and length
+// of the range, and reports whether the kernel could do it.
+func TestMapForWritingKeepsContents(t *testing.T) {
+	buf := make([]byte, 3*int(pageSize)+100)
+	for i := range buf {
+		buf[i] = byte(i*7 + 1)
+	}
+	for _, r := range [][2]int{{0, len(buf)}, {1, len(buf) - 1}, {5, 10}, {int(pageSize) - 1, 2}, {0, 0}} {
+		ok := mapForWriting(unsafe.Pointer(&buf[r[0]]), uintptr(r[1]))
+		if !ok && runtime.GOOS == "linux" {
+			t.Logf("range %v: this kernel cannot map in bulk (Linux before 5.14); Slice and Reserve fall back", r)
+		}
+		for i := range buf {
+			if buf[i] != byte(i*7+1) {
+				t.Fatalf("range %v: byte %d changed to %d", r, i, buf[i])
+			}
+		}
+	}
+}
+
+// Reserve leaves the collector's setting as it found it, and what is allocated after it is
+// zero, as make promises: the reserved pages come back through the allocator, which zeroes
+// them.
+func TestReserveThenAllocate(t *testing.T) {
+	SetPause(true)
+	defer SetPause(false)
+	for _, before := range []int{100, 300} {
+		debug.SetGCPercent(before)
+		Reserve(MinBytes*3, 2)
+		if got := debug.SetGCPercent(100); got != before {
+			t.Errorf("setting %d before Reserve, %d after", before, got)
+		}
+		s := Slice[row](MinBytes/64+1, 2)
+		for i := range s {
+			if s[i] != (row{}) {
+				t.Fatalf("element %d not zero after Reserve", i)
+			}
+		}
+	}
+}
+
+// Without the program's consent Reserve does nothing: a server's heap is its own business.
+func TestReserveIsOffByDefault(t *testing.T) {
+	var before runtime.MemStats
+	runtime.ReadMemStats(&before)
+	Reserve(MinBytes*8, 2)
+	var after runtime.MemStats
+	runtime.ReadMemStats(&after)
+	if grown := after.TotalAlloc - before.TotalAlloc; grown >= MinBytes {
+		t.Errorf("Reserve allocated %d bytes without SetPause", grown)
+	}
 }
