@@ -3,8 +3,10 @@ package dsl
 import (
 	"bytes"
 	"fmt"
+	"runtime"
 	"unicode/utf8"
 
+	"github.com/cgt-tools/cgt/cgt/internal/fresh"
 	"github.com/cgt-tools/cgt/cgt/model"
 )
 
@@ -28,8 +30,10 @@ func Parse(file string, src []byte) ([]model.Transaction, error) {
 	if err := notText(file, src, parts); err != nil {
 		return nil, err
 	}
+	fresh.Reserve(capacity(src, parts)*reportBytesPerLine, runtime.GOMAXPROCS(0))
 	if len(parts) == 1 {
-		txns, err := parsePart(file, src, parts[0], make([]model.Transaction, 0, parts[0].capacity(src)))
+		n := parts[0].capacity(src)
+		txns, err := parsePart(file, src, parts[0], fresh.Slice[model.Transaction](n, 1)[:0:n])
 		if err != nil {
 			return nil, err
 		}

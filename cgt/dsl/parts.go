@@ -66,12 +66,22 @@ func splitParts(src []byte, n int) []part {
 }
 
 // reportBytesPerLine is about the memory a report takes per ledger line, from reading the
-// ledger to writing the JSON: the transaction (496 bytes), the engine's disposals, matches and
-// pool records, and the writer's buffers. A generated million-line ledger takes 1.15 KB a line;
-// a ledger of mostly purchases takes less, so the figure is a little under the measured one,
-// and what a report needs beyond it is mapped page by page as usual. Before a large ledger is
-// read, fresh.Reserve maps this much in one go (when the program computes one report).
-const reportBytesPerLine = 1024
+// ledger to writing the JSON: the transaction (496 bytes), the engine's disposals, matches
+// and pool records, and the writer's buffers; the generated million-line ledger of
+// docs/performance.md takes 1.15 KB a line. Before a large ledger is read, Parse has
+// fresh.Reserve map this much in one go, when the program computes one report. A ledger of
+// mostly purchases uses less of it (its peak is then this figure, about 1.15 GB for a
+// million lines); a report that needs more maps the rest page by page as usual.
+const reportBytesPerLine = 1152
+
+// capacity is the transactions the parts of src can hold between them.
+func capacity(src []byte, parts []part) int {
+	n := 0
+	for _, p := range parts {
+		n += p.capacity(src)
+	}
+	return n
+}
 
 // capacity bounds the transactions a part can hold: its line count, but never more than
 // could fit in its bytes, so that a file of blank lines cannot make Parse reserve gigabytes.
@@ -94,7 +104,6 @@ func parseParts(file string, src []byte, parts []part) ([]model.Transaction, err
 		caps[k] = pt.capacity(src)
 		total += caps[k]
 	}
-	fresh.Reserve(total*reportBytesPerLine, len(parts))
 	all := fresh.Slice[model.Transaction](total, len(parts))
 	got := make([][]model.Transaction, len(parts))
 	errs := make([]*model.Error, len(parts))

@@ -67,11 +67,17 @@ func (x *ExcludedTransaction) AppendJSON(b []byte, level int, indent bool) []byt
 	return w.release()
 }
 
-// jsonWriter appends JSON to b; steps is its scratch for a match's explanation lines.
+// jsonWriter appends JSON to b; steps is its scratch for a match's explanation lines, and
+// file the quoted form of the last ledger file name written (every source of a report from
+// one file names it).
 type jsonWriter struct {
 	b      []byte
 	indent bool
 	steps  stepText
+	file   struct {
+		name   string
+		quoted []byte
+	}
 }
 
 var writers = sync.Pool{New: func() any { return new(jsonWriter) }}
@@ -273,7 +279,7 @@ func (w *jsonWriter) source(s *SourceRef, level int) {
 	o := w.object(level)
 	if s.File != "" {
 		o.key("file")
-		w.str(s.File)
+		w.fileName(s.File)
 	}
 	if s.Line != 0 {
 		o.key("line")
@@ -284,6 +290,14 @@ func (w *jsonWriter) source(s *SourceRef, level int) {
 		w.b = strconv.AppendInt(w.b, int64(*s.Index), 10)
 	}
 	o.close()
+}
+
+// fileName writes a ledger file name, quoted once for the rows that name the same file.
+func (w *jsonWriter) fileName(name string) {
+	if name != w.file.name || w.file.quoted == nil {
+		w.file.name, w.file.quoted = name, jsontext.AppendString(w.file.quoted[:0], name, false)
+	}
+	w.b = append(w.b, w.file.quoted...)
 }
 
 func (w *jsonWriter) sources(ss []SourceRef, level int) {
