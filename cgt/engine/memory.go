@@ -7,8 +7,8 @@ import "github.com/cgt-tools/cgt/cgt/internal/fresh"
 // thousands of lines and more): hold the garbage collector off for the fraction of a second
 // in which they allocate an array of 16 MB or more, and, on Linux, map the memory the report
 // will need in one call before reading the ledger, instead of one page fault per 4 KB page.
-// Measured on a 2-core virtual machine, a million-line JSON report took 4.7–5.3 s without
-// the second and 3.3–4.2 s with it (docs/performance.md). It is off by default because both
-// are process-wide (the collector's setting, memory kept until the process ends); the command
-// line's main turns it on, the servers do not.
+// Measured on a 2-core virtual machine, a million-line JSON report took 4.8–5.6 s without
+// the second and 3.3–3.4 s with it (docs/performance.md, step 5). It is off by default
+// because both are process-wide (the collector's setting, memory kept until the process
+// ends); the command line's main turns it on, the servers do not.
 func TuneMemoryForOneReport(on bool) { fresh.SetPause(on) }
