@@ -96,8 +96,20 @@ func (s *streamer) write(str string) {
 // newline starts a line at the given level (nothing when compact).
 func (s *streamer) newline(level int) {
 	if s.indent {
-		s.write("\n" + indent(level))
+		s.write(newlineIndent(level))
 	}
+}
+
+// newlineIndents is a new line and the spaces of the levels a report reaches, sliced for each
+// level rather than built for every line.
+const newlineIndents = "\n                                "
+
+// newlineIndent is a new line followed by the indentation of level.
+func newlineIndent(level int) string {
+	if n := 1 + 2*level; n <= len(newlineIndents) {
+		return newlineIndents[:n]
+	}
+	return "\n" + indent(level)
 }
 
 // value writes v at nesting level (indentation) level; depth counts the structs walked.
