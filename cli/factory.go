@@ -25,6 +25,9 @@ type Factory struct {
 	// IsTerminal reports whether standard output is a terminal (a person reading), which makes
 	// text the default output; nil means it is not.
 	IsTerminal func() bool
+	// ErrIsTerminal reports whether standard error is a terminal, where a command still at work
+	// after a moment shows a progress line; nil means it is not.
+	ErrIsTerminal func() bool
 	// Exec replaces the process with another program (syscall.Exec); nil runs it as a child
 	// with the streams above, which is what tests and other embedders get.
 	Exec func(path string, argv, env []string) error

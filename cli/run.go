@@ -69,8 +69,16 @@ func Run(f *Factory, argv []string) int {
 	if berr != nil {
 		return emit(f, opts, cmd, envelope.Failure(registry.WithExample(berr, cmd), nil))
 	}
+	p := startProgress(f, cmd.Meta().Name)
 	res, sh := reg.Run(context.Background(), cmd, args, nil)
-	return emit(f, opts.merge(sh), cmd, res)
+	opts = opts.merge(sh)
+	if opts.Out == "" && f.IsTerminal != nil && f.IsTerminal() {
+		p.end() // the output goes to the same screen: the line must be gone first
+	}
+	p.setStage("writing " + opts.Output)
+	code := emit(p.factory(f), opts, cmd, res)
+	p.end()
+	return code
 }
 
 // defaultOutput fills in the output format when none was asked for: text for a person at a

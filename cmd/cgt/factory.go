@@ -22,7 +22,8 @@ func newFactory() *cli.Factory {
 		Exec:    execProgram,
 		// A character device is not enough: /dev/null is one, and `cgt ... > /dev/null`
 		// must time and behave like writing to a file, not switch to the text view.
-		IsTerminal: func() bool { return term.IsTerminal(int(os.Stdout.Fd())) },
+		IsTerminal:    func() bool { return term.IsTerminal(int(os.Stdout.Fd())) },
+		ErrIsTerminal: func() bool { return term.IsTerminal(int(os.Stderr.Fd())) },
 		Registry: func() (*registry.Registry, error) {
 			return commands.NewRegistry(&registry.Deps{ReadFile: os.ReadFile, ReadDir: registry.OSReadDir, Stdin: os.Stdin, Today: registry.LocalToday})
 		},
