@@ -111,13 +111,16 @@ func (t *stepText) reset() { t.buf, t.ends = t.buf[:0], t.ends[:0] }
 // the engine hands out for one figure; another representation of an equal value is simply
 // formatted again.
 type figures struct {
-	text    []byte
-	money   [figureSlots]model.Money
-	moneyAt [figureSlots][2]int32
-	qty     [figureSlots]model.Decimal
-	qtyAt   [figureSlots][2]int32
-	nMoney  int
-	nQty    int
+	text  []byte
+	money slots[model.Money]
+	qty   slots[model.Decimal]
+}
+
+// slots are the last figureSlots values of one kind and where their forms sit in text.
+type slots[T comparable] struct {
+	keys [figureSlots]T
+	at   [figureSlots][2]int32
+	n    int
 }
 
 // figureSlots is how many figures of each kind are remembered; a disposal rarely shows more
@@ -125,35 +128,29 @@ type figures struct {
 const figureSlots = 16
 
 // forget starts over, for the next disposal.
-func (f *figures) forget() { f.text, f.nMoney, f.nQty = f.text[:0], 0, 0 }
+func (f *figures) forget() { f.text, f.money.n, f.qty.n = f.text[:0], 0, 0 }
 
 // moneyDigits is m's plain form, rounded to pence ("-1234.50").
-func (f *figures) moneyDigits(m model.Money) []byte {
-	for i := range min(f.nMoney, figureSlots) {
-		if f.money[i] == m {
-			return f.text[f.moneyAt[i][0]:f.moneyAt[i][1]]
-		}
-	}
-	from := len(f.text)
-	f.text = m.AppendString(f.text)
-	slot := f.nMoney % figureSlots
-	f.money[slot], f.moneyAt[slot] = m, [2]int32{int32(from), int32(len(f.text))}
-	f.nMoney++
-	return f.text[from:]
-}
+func (f *figures) moneyDigits(m model.Money) []byte { return remember(f, &f.money, m) }
 
 // qtyDigits is d's exact plain form ("1234.5").
-func (f *figures) qtyDigits(d model.Decimal) []byte {
-	for i := range min(f.nQty, figureSlots) {
-		if f.qty[i] == d {
-			return f.text[f.qtyAt[i][0]:f.qtyAt[i][1]]
+func (f *figures) qtyDigits(d model.Decimal) []byte { return remember(f, &f.qty, d) }
+
+// remember returns v's plain form from the slots, writing it into text when it is not there.
+func remember[T interface {
+	comparable
+	AppendString([]byte) []byte
+}](f *figures, s *slots[T], v T) []byte {
+	for i := range min(s.n, figureSlots) {
+		if s.keys[i] == v {
+			return f.text[s.at[i][0]:s.at[i][1]]
 		}
 	}
 	from := len(f.text)
-	f.text = d.AppendString(f.text)
-	slot := f.nQty % figureSlots
-	f.qty[slot], f.qtyAt[slot] = d, [2]int32{int32(from), int32(len(f.text))}
-	f.nQty++
+	f.text = v.AppendString(f.text)
+	k := s.n % figureSlots
+	s.keys[k], s.at[k] = v, [2]int32{int32(from), int32(len(f.text))}
+	s.n++
 	return f.text[from:]
 }
 
