@@ -76,8 +76,8 @@ func Slice[T any](n, parts int) []T {
 const reserveChunk = 32 << 20
 
 // Reserve maps about n bytes of memory for the allocations that follow, when the program has
-// asked for it (SetPause) and n is at least MinBytes: it allocates blocks of that size in parts
-// pieces at once, maps their pages for writing, lets them go and runs a collection, so
+// asked for it (SetPause) and n is at least MinBytes: it allocates blocks of reserveChunk
+// bytes in parts pieces at once, maps their pages for writing, lets them go and runs a collection, so
 // the heap keeps the pages and later allocations reuse them (zeroed by the runtime, which
 // is cheap once they are mapped) instead of faulting fresh ones in. The pages stay part of
 // the process until it ends or the runtime returns them, so Reserve is for a program that
@@ -115,8 +115,8 @@ var paused atomic.Bool
 // call it.
 func SetPause(on bool) { paused.Store(on) }
 
-// pause counts the Slice and Reserve calls under way, so that concurrent calls restore the collector's
-// setting once, when the last one ends, to what it was before the first began.
+// pause counts the Slice and Reserve calls under way, so that concurrent calls restore the
+// collector's setting once, when the last one ends, to what it was before the first began.
 var pause struct {
 	sync.Mutex
 	holders int
