@@ -39,6 +39,8 @@ func (p *parser) event(t *model.Transaction) (err *model.Error) {
 			return err
 		}
 		t.Total, err = p.amount("total", positive)
+	case model.Negligible:
+		err = p.extras("the ticker", extra{keyword: "VALUE", field: "value", rule: nonNegative, dst: &t.Value})
 	case model.AccountDecl:
 		t.AccountType, err = p.accountType()
 	case model.Alias:

@@ -23,6 +23,7 @@ var lineExamples = map[model.Action]string{
 	model.Demerger:     "2024-10-15 DEMERGER ABC ABCX 50 COST 0.25",
 	model.ERI:          "2025-01-31 ERI VWRL 120 TOTAL 14.62",
 	model.Pool:         "2008-04-05 POOL VOD.L 3000 COST 4200.00",
+	model.Negligible:   "2024-11-20 NEGLIGIBLE BUST.L",
 	model.AccountDecl:  "2024-04-06 ACCOUNT T212-ISA ISA",
 	model.Alias:        "2024-01-01 ALIAS VOD.L VOD",
 	model.Exempt:       "2024-01-01 EXEMPT TR28",
@@ -48,6 +49,7 @@ var jsonExamples = map[model.Action]string{
 	model.Demerger:     `{"date": "2024-10-15", "action": "DEMERGER", "ticker": "ABC", "new_ticker": "ABCX", "quantity": "50", "fraction": "0.25"}`,
 	model.ERI:          `{"date": "2025-01-31", "action": "ERI", "ticker": "VWRL", "quantity": "120", "total": "14.62"}`,
 	model.Pool:         `{"date": "2008-04-05", "action": "POOL", "ticker": "VOD.L", "quantity": "3000", "cost": "4200.00"}`,
+	model.Negligible:   `{"date": "2024-11-20", "action": "NEGLIGIBLE", "ticker": "BUST.L"}`,
 	model.AccountDecl:  `{"date": "2024-04-06", "action": "ACCOUNT", "ticker": "T212-ISA", "account_type": "ISA"}`,
 	model.Alias:        `{"date": "2024-01-01", "action": "ALIAS", "ticker": "VOD.L", "new_ticker": "VOD"}`,
 	model.Exempt:       `{"date": "2024-01-01", "action": "EXEMPT", "ticker": "TR28"}`,
@@ -100,7 +102,8 @@ var actionSynonyms = map[string]model.Action{
 	"GIFTIN": model.SpouseIn, "TRANSFERIN": model.SpouseIn, "GIFTOUT": model.SpouseOut, "TRANSFEROUT": model.SpouseOut,
 	"RIGHTSISSUE": model.Rights, "OPENOFFER": model.Rights, "MERGER": model.Takeover, "EXCHANGE": model.Takeover,
 	"SPINOFF": model.Demerger, "SPIN-OFF": model.Demerger, "EXCESSINCOME": model.ERI, "OPENING": model.Pool,
-	"S104": model.Pool, "REBASE": model.Pool, "WRAPPER": model.AccountDecl,
+	"S104": model.Pool, "REBASE": model.Pool, "WORTHLESS": model.Negligible, "NEGLIGIBLEVALUE": model.Negligible,
+	"WRITEOFF": model.Negligible, "WRAPPER": model.AccountDecl,
 	"GILT": model.Exempt, "QCB": model.Exempt, "OFFSHORE": model.NonReporting,
 }
 

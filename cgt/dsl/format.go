@@ -73,6 +73,10 @@ func appendTransaction(b []byte, t model.Transaction) []byte {
 	case model.ERI:
 		b = appendNumber(b, " ", t.Quantity)
 		b = appendAmount(b, " TOTAL ", t.Total)
+	case model.Negligible:
+		if t.Value.Currency != "" || !t.Value.IsZero() { // VALUE 0 (nil, written) stays written
+			b = appendAmount(b, " VALUE ", t.Value)
+		}
 	case model.AccountDecl:
 		b = append(append(b, ' '), t.AccountType...)
 	case model.Alias:

@@ -137,6 +137,7 @@ var fieldsOf = map[model.Action]struct{ required, optional []string }{
 	model.Demerger:     {[]string{"new_ticker", "quantity", "fraction"}, nil},
 	model.ERI:          {[]string{"quantity", "total"}, nil},
 	model.Pool:         {[]string{"quantity", "cost"}, nil},
+	model.Negligible:   {nil, []string{"value"}},
 	model.AccountDecl:  {[]string{"account_type"}, nil},
 	model.Alias:        {[]string{"new_ticker"}, nil},
 	model.Exempt:       {nil, nil},
@@ -378,6 +379,8 @@ func (j *jsonItem) values(t *model.Transaction) (err *model.Error) {
 		if t.Quantity, err = j.decimal("quantity", positive); err == nil {
 			t.Total, err = j.money("total", positive, "")
 		}
+	case model.Negligible:
+		t.Value, err = j.money("value", nonNegative, "")
 	case model.AccountDecl:
 		var s string
 		if s, err = j.str("account_type", "one of "+strings.Join(accountTypes, ", ")); err == nil {

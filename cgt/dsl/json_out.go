@@ -8,7 +8,7 @@ import (
 // that apply to the action are present; numbers are exact decimal strings.
 type JSONTransaction struct {
 	Date        string      `json:"date" jsonschema_description:"Transaction date, YYYY-MM-DD." record:"timestamp"`
-	Action      string      `json:"action" jsonschema:"enum=BUY,enum=SELL,enum=DIVIDEND,enum=ACCUMULATION,enum=CAPRETURN,enum=SPLIT,enum=UNSPLIT,enum=SPOUSEIN,enum=SPOUSEOUT,enum=RIGHTS,enum=TAKEOVER,enum=DEMERGER,enum=ERI,enum=POOL,enum=ACCOUNT,enum=ALIAS,enum=EXEMPT,enum=NONREPORTING" jsonschema_description:"Kind of transaction, or a declaration (ACCOUNT, ALIAS, EXEMPT, NONREPORTING)."`
+	Action      string      `json:"action" jsonschema:"enum=BUY,enum=SELL,enum=DIVIDEND,enum=ACCUMULATION,enum=CAPRETURN,enum=SPLIT,enum=UNSPLIT,enum=SPOUSEIN,enum=SPOUSEOUT,enum=RIGHTS,enum=TAKEOVER,enum=DEMERGER,enum=ERI,enum=POOL,enum=NEGLIGIBLE,enum=ACCOUNT,enum=ALIAS,enum=EXEMPT,enum=NONREPORTING" jsonschema_description:"Kind of transaction, or a declaration (ACCOUNT, ALIAS, EXEMPT, NONREPORTING)."`
 	Ticker      string      `json:"ticker" jsonschema_description:"Security identifier, upper case (AAPL, VOD.L, GB00B41YBW71); the old security of a TAKEOVER, the parent of a DEMERGER, the account label of an ACCOUNT declaration." record:"entity"`
 	NewTicker   string      `json:"new_ticker,omitempty" jsonschema_description:"The security received (TAKEOVER, DEMERGER), or the other name of the security (ALIAS)."`
 	Quantity    string      `json:"quantity,omitempty" jsonschema_description:"Number of shares, exact decimal string; for TAKEOVER and DEMERGER the new shares received, for ERI the units held at the fund's period end."`
@@ -20,7 +20,7 @@ type JSONTransaction struct {
 	Fraction    string      `json:"fraction,omitempty" jsonschema_description:"Fraction of the parent's cost that moves to the new shares, between 0 and 1 (DEMERGER)."`
 	Cost        *JSONAmount `json:"cost,omitempty" jsonschema_description:"Allowable cost carried in (SPOUSEIN, POOL)."`
 	Cash        *JSONAmount `json:"cash,omitempty" jsonschema_description:"Cash received with the new shares, present when non-zero (TAKEOVER)."`
-	Value       *JSONAmount `json:"value,omitempty" jsonschema_description:"Market value used to apportion cost: of the new shares (TAKEOVER) or of the holding after the distribution (CAPRETURN); present when given."`
+	Value       *JSONAmount `json:"value,omitempty" jsonschema_description:"Market value used to apportion cost: of the new shares (TAKEOVER) or of the holding after the distribution (CAPRETURN), or the value a negligible value claim gives the whole holding (NEGLIGIBLE, absent for nil); present when given."`
 	AccountType string      `json:"account_type,omitempty" jsonschema:"enum=ISA,enum=LISA,enum=JISA,enum=SIPP,enum=GIA" jsonschema_description:"Type of the account declared (ACCOUNT)."`
 	Account     string      `json:"account,omitempty" jsonschema_description:"Label of the account the transaction belongs to."`
 	ISIN        string      `json:"isin,omitempty" jsonschema_description:"ISIN of the security."`
@@ -91,6 +91,10 @@ func ToJSON(t model.Transaction) JSONTransaction {
 	case model.ERI:
 		j.Quantity = exactString(t.Quantity.Exact())
 		j.Total = jsonAmount(t.Total)
+	case model.Negligible:
+		if t.Value.Currency != "" || !t.Value.IsZero() {
+			j.Value = jsonAmount(t.Value)
+		}
 	case model.AccountDecl:
 		j.AccountType = t.AccountType
 	case model.Alias:

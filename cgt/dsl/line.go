@@ -270,6 +270,8 @@ func lookupAction(b []byte) (model.Action, bool) {
 		if first == 's' {
 			a = model.SpouseOut
 		}
+	case 10:
+		a = model.Negligible
 	case 12:
 		a = model.Accumulation
 		if first == 'n' {

@@ -19,6 +19,7 @@ const (
 	Demerger     Action = "DEMERGER"
 	ERI          Action = "ERI"
 	Pool         Action = "POOL"
+	Negligible   Action = "NEGLIGIBLE"
 
 	// Declarations: dated lines that say something about a security or an account rather than
 	// move shares. They apply to the whole ledger.
@@ -30,7 +31,7 @@ const (
 
 // Actions lists every action in the order documented.
 var Actions = []Action{Buy, Sell, Dividend, Accumulation, CapReturn, Split, Unsplit,
-	SpouseIn, SpouseOut, Rights, Takeover, Demerger, ERI, Pool,
+	SpouseIn, SpouseOut, Rights, Takeover, Demerger, ERI, Pool, Negligible,
 	AccountDecl, Alias, Exempt, NonReporting}
 
 // GBP is the reporting currency.
@@ -66,6 +67,7 @@ type Source struct {
 //	TAKEOVER            Ticker (old), NewTicker, Quantity (new shares), Cash, Value (of the new shares)
 //	DEMERGER            Ticker (parent), NewTicker, Quantity (new shares), Ratio (fraction of cost moved)
 //	ERI                 Quantity (units held at the period end), Total
+//	NEGLIGIBLE          Value (the value claimed for the whole holding; zero for nil)
 //
 // A BUY or SELL carries either Price (Total zero, no currency) or Total (Price zero, no
 // currency): the total form states the consideration exactly where a price per share would not.
@@ -94,7 +96,8 @@ type Transaction struct {
 	Cost Amount
 	// Cash is the cash received alongside new shares in a TAKEOVER.
 	Cash Amount
-	// Value is the market value used to apportion cost on a part disposal (TAKEOVER, CAPRETURN).
+	// Value is the market value used to apportion cost on a part disposal (TAKEOVER, CAPRETURN),
+	// or the value a negligible value claim gives the holding (NEGLIGIBLE).
 	Value Amount
 	// AccountType is the kind of account an ACCOUNT declaration declares.
 	AccountType string
