@@ -24,9 +24,11 @@ type day struct {
 	lo, hi         int32 // the day's entries
 	buyLo, buyHi   int32 // its BUY entries
 	sellLo, sellHi int32 // its SELL entries
+	outLo, outHi   int32 // its SPOUSEOUT entries
 	buyQty         num
 	buyCost        num
 	sellQty        num
+	spouseQty      num // shares transferred to a spouse: part of the day's one disposal
 	gross          num
 	fees           num
 	// avail is the part of the day's acquisition not yet identified: after the day's own
@@ -38,10 +40,13 @@ type day struct {
 	splitNum, splitDen num
 	buySrc             []SourceRef // ledger lines of the day's acquisitions, built when first matched
 	acq                *stepRecipe // the acquisition's figures for the Steps of its matches, likewise
-	late               bool        // the day has a SPOUSEOUT, applied after its trades
 }
 
 func (d *day) hasSplit() bool { return !d.splitNum.isZero() }
+
+// outQty is the day's whole disposal: the shares sold and those transferred to a spouse, one
+// disposal for the identification rules (TCGA 1992 s105(1)(a)).
+func (d *day) outQty() num { return addNZ(d.sellQty, d.spouseQty) }
 
 // scratch holds one worker's per-ticker working slices, reused from one ticker to the next:
 // nothing in the report points into them.
@@ -147,6 +152,10 @@ func convertEntry(t *model.Transaction, e *entry, c *converter) error {
 		}
 	case model.Demerger, model.SpouseOut:
 		e.qty = numOfDecimal(t.Quantity)
+	case model.Negligible:
+		if e.value, err = c.gbpNum(t, numOfDecimal(t.Value.Value), t.Value.Currency); err != nil {
+			return err
+		}
 	}
 	return nil
 }
@@ -170,7 +179,7 @@ func buildDays(es []entry, buf []day) []day {
 	}
 	days := slices.Grow(buf[:0], n)
 	for k := 0; k < len(es); {
-		d := day{date: es[k].t.Date, lo: int32(k), buyLo: -1, sellLo: -1}
+		d := day{date: es[k].t.Date, lo: int32(k), buyLo: -1, sellLo: -1, outLo: -1}
 		for ; k < len(es) && es[k].t.Date == d.date; k++ {
 			addToDay(&d, &es[k], int32(k))
 		}
@@ -181,9 +190,12 @@ func buildDays(es []entry, buf []day) []day {
 		if d.sellLo < 0 {
 			d.sellLo, d.sellHi = d.lo, d.lo
 		}
+		if d.outLo < 0 {
+			d.outLo, d.outHi = d.lo, d.lo
+		}
 		d.avail = d.buyQty
-		if d.sellQty.sign() > 0 {
-			d.avail = d.buyQty.sub(minNum(d.buyQty, d.sellQty))
+		if out := d.outQty(); out.sign() > 0 {
+			d.avail = d.buyQty.sub(minNum(d.buyQty, out))
 		}
 		days = append(days, d)
 	}
@@ -210,7 +222,11 @@ func addToDay(d *day, e *entry, k int32) {
 		d.gross = addNZ(d.gross, e.value)
 		d.fees = addNZ(d.fees, e.extra)
 	case model.SpouseOut:
-		d.late = true
+		if d.outLo < 0 {
+			d.outLo = k
+		}
+		d.outHi = k + 1
+		d.spouseQty = addNZ(d.spouseQty, e.qty)
 	case model.Split, model.Unsplit:
 		if !d.hasSplit() {
 			d.splitNum, d.splitDen = numInt(1), numInt(1)

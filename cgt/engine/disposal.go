@@ -76,7 +76,28 @@ func (b *disposalBuilder) section104(q num) {
 	m := Match{Rule: RuleSection104, Reference: RefSection104, AverageCost: avg,
 		PoolBefore: &states[0], PoolAfter: &states[1]}
 	b.legs = append(b.legs, leg{match: m, qty: q, cost: cost})
-	b.r.record(b.r.entries[b.d.sellLo].t, EventSell, q.negate(), cost.negate())
+	b.r.recordOut(b.d, before, q, cost)
+}
+
+// recordOut records the pool leg of day d's disposal, q shares costing cost taken from the
+// pool that stood at before: a sale, a transfer to a spouse, or both in turn when the day has
+// both, each with its pro rata part (as spouseTransfer shares the legs).
+func (r *tickerRun) recordOut(d *day, before pool, q, cost num) {
+	switch {
+	case d.spouseQty.isZero():
+		r.record(r.entries[d.sellLo].t, EventSell, q.negate(), cost.negate())
+		return
+	case d.sellQty.isZero():
+		r.recordRef(r.entries[d.outLo].t, EventSpouseOut, RefSpouse, q.negate(), cost.negate())
+		return
+	}
+	out := d.outQty()
+	qs, cs := mulDivNum(q, d.spouseQty, out), mulDivNum(cost, d.spouseQty, out)
+	final := r.pool
+	r.pool = pool{qty: before.qty.sub(q.sub(qs)), cost: before.cost.sub(cost.sub(cs))}
+	r.record(r.entries[d.sellLo].t, EventSell, q.sub(qs).negate(), cost.sub(cs).negate())
+	r.pool = final
+	r.recordRef(r.entries[d.outLo].t, EventSpouseOut, RefSpouse, qs.negate(), cs.negate())
 }
 
 // avgPlaces is the precision of reported average costs per share.

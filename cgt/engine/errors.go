@@ -107,6 +107,11 @@ func checkShape(t *model.Transaction) error {
 			return lineError(t, "ALIAS "+t.Ticker+" names no second ticker", "name the two tickers of one security",
 				"2024-04-01 ALIAS VWRL VWRL.L")
 		}
+	case model.Negligible:
+		if t.Value.Value.Sign() < 0 {
+			return lineError(t, fmt.Sprintf("NEGLIGIBLE %s has a negative value %s", t.Ticker, t.Value.Value),
+				"give the value claimed for the whole holding, 0 or more (nil when VALUE is left out)", "2024-11-20 NEGLIGIBLE BUST.L VALUE 0")
+		}
 	case model.Exempt, model.NonReporting:
 	default:
 		return lineError(t, fmt.Sprintf("unknown action %q", t.Action),

@@ -191,42 +191,131 @@ func (r *tickerRun) partDisposal(t *model.Transaction, a, fees, b num, ref strin
 	return nil
 }
 
-// spouseOut transfers shares to a spouse or civil partner at the end of the day: no gain, no
-// loss (s58). They leave the pool at its average cost, which becomes the transferee's cost.
-func (r *tickerRun) spouseOut(e *entry) error {
-	t, q := e.t, e.qty
-	if q.cmp(r.held) > 0 || q.cmp(r.pool.qty) > 0 {
-		err := lineError(t, fmt.Sprintf("SPOUSEOUT %s on %s: %s shares transferred but only %s held", r.ticker, t.Date, q.quantity(), r.held.quantity()),
-			"check for a missing BUY or a wrong quantity", t.Date.String()+" SPOUSEOUT "+t.Ticker+" 10")
-		err.Context["quantity_held"] = r.held.quantity().String()
-		return err
+// spouseTransfer takes the part of day d's disposal transferred to a spouse or civil partner
+// out of the builder's legs and lists it as a transfer at no gain and no loss (s58): the
+// transfer is identified like any disposal (s105, s106A), and its cost, the cost of the shares
+// identified with it, becomes the transferee's. When the day also has sales, each leg is
+// shared pro rata to quantity (the transfer's part of the last leg takes what is left of its
+// shares, so the parts add up exactly) and the sale keeps the rest.
+func (r *tickerRun) spouseTransfer(b *disposalBuilder) {
+	d := b.d
+	t := r.entries[d.outLo].t
+	out, whole := d.outQty(), d.sellQty.isZero()
+	legs := make([]leg, len(b.legs))
+	left := d.spouseQty
+	for k := range b.legs {
+		l := &b.legs[k]
+		if whole {
+			legs[k] = *l
+			continue
+		}
+		q := mulDivNum(l.qty, d.spouseQty, out)
+		if k == len(b.legs)-1 {
+			q = left
+		}
+		left = left.sub(q)
+		c := mulDivNum(l.cost, q, l.qty)
+		part := leg{match: l.match, qty: q, cost: c}
+		if aq := l.match.AcquisitionQuantity; aq != nil { // across a split: the acquisition's shares too
+			all := numOfDecimal(*aq)
+			mine := mulDivNum(all, q, l.qty)
+			pa, sa := r.arena.decimals.next(), r.arena.decimals.next()
+			*pa, *sa = mine.quantity(), all.sub(mine).quantity()
+			part.match.AcquisitionQuantity, l.match.AcquisitionQuantity = pa, sa
+		}
+		l.qty, l.cost = l.qty.sub(q), l.cost.sub(c)
+		legs[k] = part
+	}
+	if whole {
+		b.legs = b.legs[:0]
+	}
+	var cost num
+	var mask uint8
+	for _, l := range legs {
+		cost = addNZ(cost, l.cost)
+		mask |= ruleBit(l.match.Rule)
+	}
+	zero := num{}.money()
+	disp := &Disposal{Date: d.date, Ticker: r.ticker, Quantity: d.spouseQty.quantity(), Proceeds: cost.money(), SaleFees: zero,
+		IdentifiedCost: cost.money(), AllowableCost: cost.money(), Gain: zero, Rules: rulesFor(mask),
+		Kind: KindSpouseTransfer, Reference: RefSpouse, Source: sourceRef(t.Source), Sources: r.sources(d.outLo, d.outHi)}
+	disp.Matches = make([]Match, len(legs))
+	for k, l := range legs {
+		m := &disp.Matches[k]
+		*m = l.match
+		m.Quantity, m.Proceeds, m.SaleFees, m.Cost, m.Gain = l.qty.quantity(), l.cost.money(), zero, l.cost.money(), zero
+		m.disposal = &Disposal{Quantity: m.Quantity} // the leg's own cost lines, without a share of proceeds
+		lines := m.lines()
+		steps := make([]string, 0, len(lines)+1)
+		if k == 0 {
+			steps = append(steps, "transfer to a spouse or civil partner: no gain, no loss ("+RefSpouse+"); the shares transferred are "+
+				"identified as for any disposal (same day, then the next 30 days, then the pool: TCGA92/S105, S106A), and their cost is the transferee's cost")
+			if !whole {
+				steps = append(steps, "the day's sales and transfers are one disposal of "+shares(out.quantity())+" (TCGA92/S105(1)(a)): each rule's shares "+
+					"are shared between them pro rata, "+shares(disp.Quantity)+" of "+shares(out.quantity())+" to the transfer")
+			}
+		}
+		steps = append(steps, lines[:len(lines)-1]...)
+		steps = append(steps, "deemed proceeds = cost = "+gbp(m.Cost)+", so gain = £0.00")
+		m.Steps, m.disposal = steps, disp
+	}
+	r.out.extra = append(r.out.extra, disp)
+}
+
+// spouseOverError reports a transfer to a spouse of more shares than are held.
+func spouseOverError(t *model.Transaction, ticker string, q, held num) error {
+	err := lineError(t, fmt.Sprintf("SPOUSEOUT %s on %s: %s shares transferred but only %s held", ticker, t.Date, q.quantity(), held.quantity()),
+		"check for a missing BUY or a wrong quantity", t.Date.String()+" SPOUSEOUT "+t.Ticker+" 10")
+	err.Context["quantity_held"] = held.quantity().String()
+	return err
+}
+
+// negligible applies a negligible value claim (TCGA92 s24(2); CG13120–CG13135): the shares
+// held are treated as sold for the value claimed and immediately reacquired for it. The
+// deemed sale is identified with the Section 104 pool alone and the reacquisition goes
+// straight into it: neither is an acquisition or disposal for the same-day or 30-day rules,
+// so no trade is matched with either. The loss (or gain) arises on the claim's date; the pool
+// keeps its shares at the claimed value.
+func (r *tickerRun) negligible(e *entry) error {
+	t, v := e.t, e.value
+	q := minNum(r.held, r.pool.qty)
+	if q.sign() <= 0 {
+		return eventNoHolding(t, t.Date.String()+" NEGLIGIBLE "+t.Ticker)
+	}
+	if !taxyear.InScope(t.Date) {
+		return lineError(t, fmt.Sprintf("NEGLIGIBLE %s on %s: a claim before 6 April 2008 is outside the rules this calculator applies", r.ticker, t.Date),
+			"date the claim on or after 6 April 2008", "2024-11-20 NEGLIGIBLE "+t.Ticker)
 	}
 	before := r.pool
 	c := before.cost
 	if q.cmp(before.qty) != 0 {
 		c = mulDivNum(before.cost, q, before.qty)
 	}
-	r.pool.qty, r.pool.cost = before.qty.sub(q), before.cost.sub(c)
-	if r.pool.qty.isZero() {
-		r.pool.cost = num{}
-	}
-	r.held = r.held.sub(q)
-	r.recordRef(t, EventSpouseOut, RefSpouse, q.negate(), c.negate())
-	d := &Disposal{Date: t.Date, Ticker: r.ticker, Quantity: q.quantity(), Proceeds: c.money(), SaleFees: num{}.money(),
-		IdentifiedCost: c.money(), AllowableCost: c.money(), Gain: num{}.money(), Rules: rulesFor(ruleBit(RuleSection104)),
-		Kind: KindSpouseTransfer, Reference: RefSpouse, Source: sourceRef(t.Source)}
+	r.pool.cost = before.cost.sub(c).add(v)
+	r.recordRef(t, EventNegligible, RefNegligible, num{}, v.sub(c))
+	gain := v.sub(c)
+	zero := num{}.money()
+	d := &Disposal{Date: t.Date, Ticker: r.ticker, Quantity: q.quantity(), Proceeds: v.money(), SaleFees: zero,
+		IdentifiedCost: c.money(), AllowableCost: c.money(), Gain: gain.money(), Rules: rulesFor(ruleBit(RuleSection104)),
+		Kind: KindNegligible, Reference: RefNegligible, Source: sourceRef(t.Source)}
 	d.Sources = []SourceRef{d.Source}
 	pb := PoolState{Quantity: before.qty.quantity(), Cost: before.cost.money()}
 	pa := PoolState{Quantity: r.pool.qty.quantity(), Cost: r.pool.cost.money()}
 	avg := before.cost.divRound(before.qty, avgPlaces).quantity()
+	costLine := "cost = the whole pool's cost = " + gbp(d.IdentifiedCost)
+	if q.cmp(before.qty) != 0 {
+		costLine = "cost = " + shares(d.Quantity) + " × " + gbp(pb.Cost) + " ÷ " + shares(pb.Quantity) + " = " + gbp(d.IdentifiedCost)
+	}
 	d.Matches = []Match{{Rule: RuleSection104, Reference: RefSection104, Quantity: d.Quantity, Proceeds: d.Proceeds,
-		SaleFees: d.SaleFees, Cost: d.IdentifiedCost, Gain: d.Gain, PoolBefore: &pb, PoolAfter: &pa, AverageCost: &avg, disposal: d,
+		SaleFees: zero, Cost: d.IdentifiedCost, Gain: d.Gain, PoolBefore: &pb, PoolAfter: &pa, AverageCost: &avg, disposal: d,
 		Steps: []string{
-			"transfer to a spouse or civil partner: no gain, no loss (" + RefSpouse + "); the cost below is the transferee's cost",
+			"negligible value claim (" + RefNegligible + "): the " + shares(d.Quantity) + " held are treated as sold on " + t.Date.String() +
+				" for the value claimed, " + gbp(d.Proceeds) + ", and immediately reacquired for it; neither the deemed sale nor the " +
+				"reacquisition is matched with any trade by the same-day or 30-day rules",
 			"Section 104 pool before: " + shares(pb.Quantity) + " costing " + gbp(pb.Cost) + " (" + RefSection104 + ")",
-			"cost = " + shares(d.Quantity) + " × " + gbp(pb.Cost) + " ÷ " + shares(pb.Quantity) + " = " + gbp(d.IdentifiedCost),
-			"pool after: " + shares(pa.Quantity) + " costing " + gbp(pa.Cost),
-			"deemed proceeds = cost = " + gbp(d.Proceeds) + ", so gain = £0.00",
+			costLine,
+			"pool after, with the shares reacquired at " + gbp(d.Proceeds) + ": " + shares(pa.Quantity) + " costing " + gbp(pa.Cost),
+			"gain = " + gbp(d.Proceeds) + " − £0.00 − " + gbp(d.IdentifiedCost) + " = " + gbp(d.Gain),
 		}}}
 	r.out.extra = append(r.out.extra, d)
 	return nil
@@ -382,9 +471,11 @@ func stagesOf(txns []model.Transaction, led *ledger, shards []shard) ([][]int32,
 }
 
 // route merges the disposals made by events into the report's, in date then ticker order,
-// and sends those that are not chargeable gains to their own lists: transfers to a spouse,
-// disposals of exempt securities and of non-reporting funds. It returns the disposals the
-// tax years total, and sets the report's warnings and excluded transactions.
+// and sends those that are not chargeable gains or allowable losses to their own lists:
+// transfers to a spouse, disposals of exempt securities and gains on non-reporting funds
+// (offshore income gains). A loss on a non-reporting fund stays: it is no offshore income
+// gain (SI 2009/3001 reg 42; OFM15100) but an allowable capital loss. It returns the
+// disposals the tax years total, and sets the report's warnings and excluded transactions.
 func (c *calc) route(rep *Report) []Disposal {
 	var extra []*Disposal
 	if c.ident != nil {
@@ -409,6 +500,10 @@ func (c *calc) route(rep *Report) []Disposal {
 		case apart && c.ident.exempt[d.Ticker]:
 			d.Reference = RefExempt
 			rep.ExemptDisposals = append(rep.ExemptDisposals, *d)
+		case apart && c.ident.nonReporing[d.Ticker] && numOfMoney(d.Gain).sign() < 0:
+			// a loss is no offshore income gain (reg 42): it is an allowable capital loss
+			d.Reference = RefOffshoreLoss
+			out = append(out, *d)
 		case apart && c.ident.nonReporing[d.Ticker]:
 			d.Reference = RefOffshoreIncome
 			rep.OffshoreIncomeGains = append(rep.OffshoreIncomeGains, *d)

@@ -16,8 +16,9 @@ import (
 // splits and consolidations first (the day's trades are quoted in the new shares), then
 // opening pools and transfers in, accumulations, capital returns, rights issues, excess
 // reportable income, takeovers and demergers (they belong to the shares held going into the
-// day), then the day's acquisitions and disposals, which same-day matching treats as one of
-// each, then transfers to a spouse (from the holding at the end of the day), then dividends.
+// day), then a negligible value claim on the holding as it then stands, then the day's
+// acquisitions and disposals, which same-day matching treats as one of each (a transfer to a
+// spouse is part of the day's disposal, listed after its sales), then dividends.
 func rank(a model.Action) uint8 {
 	switch a {
 	case model.Split, model.Unsplit:
@@ -34,14 +35,16 @@ func rank(a model.Action) uint8 {
 		return 5
 	case model.Takeover, model.Demerger:
 		return 6
-	case model.Buy:
+	case model.Negligible:
 		return 7
-	case model.Sell:
+	case model.Buy:
 		return 8
-	case model.SpouseOut:
+	case model.Sell:
 		return 9
-	case model.Dividend:
+	case model.SpouseOut:
 		return 10
+	case model.Dividend:
+		return 11
 	}
 	return 255
 }

@@ -38,12 +38,14 @@ const (
 	EventPartDisposal = "part_disposal" // the cost of a part disposal (s122, s42)
 	EventDemerger     = "demerger"      // cost passed from the parent to the demerged shares (s192, s130)
 	EventERI          = "eri"           // excess reportable income added to cost (SI 2009/3001 reg 94, 99)
+	EventNegligible   = "negligible"    // a negligible value claim: deemed sale and reacquisition at the value claimed (s24(2))
 )
 
 // Disposal kinds other than a sale, as they appear in Disposal.Kind.
 const (
 	KindCapitalDistribution = "capital_distribution" // a CAPRETURN or takeover cash that is not small
 	KindSpouseTransfer      = "spouse_transfer"      // SPOUSEOUT: no gain, no loss
+	KindNegligible          = "negligible_value"     // NEGLIGIBLE: a negligible value claim's deemed sale (s24(2))
 )
 
 // RulePartDisposal is the rule of a part disposal's only match: the cost of the part disposed
@@ -65,6 +67,8 @@ const (
 	RefERIAfterSale   = "SI2009/3001/R99(5)"
 	RefExempt         = "TCGA92/S115"
 	RefOffshoreIncome = "SI2009/3001/R17"
+	RefOffshoreLoss   = "SI2009/3001/R42"
+	RefNegligible     = "TCGA92/S24(2)"
 )
 
 // Report is the whole result of a calculation: tax years with their disposals, the holdings
@@ -162,7 +166,7 @@ type Disposal struct {
 	AllowableCost  model.Money   `json:"allowable_cost" jsonschema_description:"Allowable cost: identified cost plus sale fees plus any adjustments (GBP)"`
 	Gain           model.Money   `json:"gain" jsonschema_description:"Proceeds minus allowable cost; negative for a loss (GBP)"`
 	Rules          []string      `json:"rules" jsonschema_description:"Identification rules used in the order applied: same_day, bed_and_breakfast, section_104; part_disposal for a capital distribution"`
-	Kind           string        `json:"kind,omitempty" jsonschema_description:"Absent for a sale; capital_distribution (a CAPRETURN or takeover cash treated as a part disposal) or spouse_transfer"`
+	Kind           string        `json:"kind,omitempty" jsonschema_description:"Absent for a sale; capital_distribution (a CAPRETURN or takeover cash treated as a part disposal), spouse_transfer, or negligible_value (the deemed sale of a negligible value claim)"`
 	Reference      string        `json:"reference,omitempty" jsonschema_description:"Statutory reference of a disposal that is not a sale, e.g. TCGA92/S122"`
 	Adjustments    []Adjustment  `json:"adjustments,omitempty" jsonschema_description:"Amounts added to the allowable cost after the identification, e.g. excess reportable income received after the disposal (SI2009/3001/R99(5))"`
 	Source         SourceRef     `json:"source" jsonschema_description:"First ledger line of the disposal" record:"source"`
@@ -251,7 +255,7 @@ type PoolHistory struct {
 // PoolEvent is one change to a Section 104 pool.
 type PoolEvent struct {
 	Date           model.Date    `json:"date" jsonschema_description:"Date of the change" record:"timestamp"`
-	Event          string        `json:"event" jsonschema_description:"buy, sell, split, unsplit, capreturn, accumulation, pool, spouse_in, spouse_out, rights, takeover, takeover_cash, part_disposal, demerger or eri"`
+	Event          string        `json:"event" jsonschema_description:"buy, sell, split, unsplit, capreturn, accumulation, pool, spouse_in, spouse_out, rights, takeover, takeover_cash, part_disposal, demerger, eri or negligible"`
 	Reference      string        `json:"reference,omitempty" jsonschema_description:"Statutory reference of an event other than a trade, split, accumulation or cost-reducing capital return"`
 	QuantityChange model.Decimal `json:"quantity_change" jsonschema_description:"Change in pooled shares (negative for a sale or consolidation)"`
 	CostChange     model.Money   `json:"cost_change" jsonschema_description:"Change in pool cost (GBP; negative for a sale or capital return)"`

@@ -136,8 +136,8 @@ func eventBound(es []entry, days []day) (n int, eri bool) {
 }
 
 // processDay applies one date's events in the documented order: splits, then the events that
-// belong to the shares held going into the day (see rank), the day's disposal, whatever of the
-// day's acquisition is left, then transfers to a spouse.
+// belong to the shares held going into the day (see rank), the day's disposal (its sales and
+// transfers to a spouse), then whatever of the day's acquisition is left.
 func (r *tickerRun) processDay(i int) error {
 	d := &r.days[i]
 	if d.hasSplit() {
@@ -148,7 +148,7 @@ func (r *tickerRun) processDay(i int) error {
 			return err
 		}
 	}
-	if d.sellQty.sign() > 0 {
+	if d.outQty().sign() > 0 {
 		if err := r.dispose(i); err != nil {
 			return err
 		}
@@ -156,15 +156,6 @@ func (r *tickerRun) processDay(i int) error {
 	r.held = addNZ(r.held, d.buyQty)
 	if d.avail.sign() > 0 {
 		r.addToPool(d)
-	}
-	if d.late {
-		for k := d.lo; k < d.hi; k++ {
-			if e := &r.entries[k]; e.t.Action == model.SpouseOut {
-				if err := r.spouseOut(e); err != nil {
-					return err
-				}
-			}
-		}
 	}
 	return nil
 }
@@ -224,6 +215,8 @@ func (r *tickerRun) applyAdjustment(e *entry) error {
 		return r.joinPool(e)
 	case model.ERI:
 		return r.excessReportableIncome(e)
+	case model.Negligible:
+		return r.negligible(e)
 	case model.Takeover, model.Demerger:
 		if e.in {
 			r.receive(e)
@@ -276,20 +269,28 @@ func sourceRef(s model.Source) SourceRef {
 }
 
 // dispose identifies the disposal of day i: same day first, then acquisitions in the next 30
-// days earliest first, then the Section 104 pool.
+// days earliest first, then the Section 104 pool. The day's sales and transfers to a spouse
+// are one disposal for these rules (TCGA 1992 s105(1)(a)); its legs are then shared between
+// them pro rata to quantity (see spouseTransfer).
 func (r *tickerRun) dispose(i int) error {
 	d := &r.days[i]
+	out := d.outQty()
 	sale := r.entries[d.sellLo].t
-	if !taxyear.InScope(d.date) {
+	if d.sellQty.isZero() {
+		sale = r.entries[d.outLo].t
+	} else if !taxyear.InScope(d.date) {
 		return beforeScopeError(sale, r.ticker)
 	}
 	held := r.held.add(d.buyQty)
-	if d.sellQty.cmp(held) > 0 {
-		return oversellError(sale, r.ticker, d.sellQty.decimal(), held.decimal())
+	if out.cmp(held) > 0 {
+		if d.sellQty.isZero() {
+			return spouseOverError(sale, r.ticker, out, held)
+		}
+		return oversellError(sale, r.ticker, out.decimal(), held.decimal())
 	}
 	b := r.builder.start(r, d)
-	rest := d.sellQty
-	if sd := minNum(d.sellQty, d.buyQty); sd.sign() > 0 {
+	rest := out
+	if sd := minNum(out, d.buyQty); sd.sign() > 0 {
 		b.sameDay(sd)
 		rest = rest.sub(sd)
 	}
@@ -298,16 +299,22 @@ func (r *tickerRun) dispose(i int) error {
 	}
 	if rest.sign() > 0 {
 		if rest.cmp(r.pool.qty) > 0 { // cannot happen while held ≤ pool; kept as a guard
-			return oversellError(sale, r.ticker, d.sellQty.decimal(), held.decimal())
+			return oversellError(sale, r.ticker, out.decimal(), held.decimal())
 		}
 		b.section104(rest)
 	}
-	r.held = r.held.sub(d.sellQty) // processDay then adds the day's acquisition
-	out := &r.report[r.slots[0]]
-	b.finish(out)
+	r.held = r.held.sub(out) // processDay then adds the day's acquisition
+	if d.spouseQty.sign() > 0 {
+		r.spouseTransfer(b)
+	}
+	if d.sellQty.isZero() {
+		return nil
+	}
+	dst := &r.report[r.slots[0]]
+	b.finish(dst)
 	r.slots = r.slots[1:]
 	if r.trackDone {
-		r.done = append(r.done, out)
+		r.done = append(r.done, dst)
 	}
 	return nil
 }
