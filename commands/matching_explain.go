@@ -7,6 +7,7 @@ import (
 
 	"github.com/cgt-tools/cgt/cgt/engine"
 	"github.com/cgt-tools/cgt/cgt/model"
+	"github.com/cgt-tools/cgt/cgt/taxyear"
 	"github.com/cgt-tools/cgt/envelope"
 	"github.com/cgt-tools/cgt/records"
 	"github.com/cgt-tools/cgt/registry"
@@ -60,19 +61,80 @@ func matchingExplain(_ context.Context, deps *registry.Deps, a MatchingExplainAr
 		return MatchingExplainResult{}, warnings, err
 	}
 	ticker := strings.ToUpper(strings.TrimSpace(a.Ticker))
+	var found []engine.Disposal
 	for _, ty := range rep.TaxYears {
 		for _, d := range ty.Disposals {
 			if d.Date == date && d.Ticker == ticker {
-				return explain(ty.Period, d), warnings, nil
+				found = append(found, d)
 			}
 		}
 	}
-	return MatchingExplainResult{}, warnings, disposalNotFound(rep, date, ticker)
+	// disposals outside the CGT totals: transfers to a spouse, offshore income gains, exempt
+	for _, list := range [][]engine.Disposal{rep.NoGainNoLoss, rep.OffshoreIncomeGains, rep.ExemptDisposals} {
+		for _, d := range list {
+			if d.Date == date && d.Ticker == ticker {
+				found = append(found, d)
+			}
+		}
+	}
+	if len(found) == 0 {
+		return MatchingExplainResult{}, warnings, disposalNotFound(rep, date, ticker)
+	}
+	res := explain(taxyear.For(date).Period(), found[0])
+	for _, d := range found[1:] {
+		// a negligible value claim and a sale, or a sale and a transfer to a spouse, on one date
+		more := explain(res.Period, d)
+		res.Explanation = append(res.Explanation, more.Explanation...)
+	}
+	if len(found) > 1 {
+		warnings = append(warnings, fmt.Sprintf("%s has %d disposals on %s (%s): disposal is the first, and the explanation covers each",
+			ticker, len(found), date, kinds(found)))
+	}
+	return res, warnings, nil
+}
+
+// kinds names the kinds of the disposals for a message.
+func kinds(ds []engine.Disposal) string {
+	names := make([]string, len(ds))
+	for i, d := range ds {
+		names[i] = kindName(d.Kind)
+	}
+	return strings.Join(names, ", ")
+}
+
+// kindName is what a disposal is, in words.
+func kindName(kind string) string {
+	switch kind {
+	case engine.KindSpouseTransfer:
+		return "a transfer to a spouse or civil partner"
+	case engine.KindNegligible:
+		return "a negligible value claim"
+	case engine.KindCapitalDistribution:
+		return "a capital distribution"
+	}
+	return "a sale"
 }
 
 func explain(period string, d engine.Disposal) MatchingExplainResult {
-	lines := []string{fmt.Sprintf("Disposal of %s %s on %s (tax year %s): proceeds %s, sale fees %s.",
-		d.Quantity.String(), d.Ticker, d.Date, period, pounds(d.Proceeds), pounds(d.SaleFees))}
+	head := "Disposal"
+	switch d.Kind {
+	case engine.KindSpouseTransfer:
+		head = "Transfer to a spouse or civil partner (no gain, no loss; not counted on the SA108)"
+	case engine.KindNegligible:
+		head = "Negligible value claim, a deemed sale and reacquisition at the value claimed (" + d.Reference + ")"
+	case engine.KindCapitalDistribution:
+		head = "Capital distribution treated as a part disposal"
+	}
+	switch d.Reference {
+	case engine.RefOffshoreIncome:
+		head += " of a non-reporting fund: an offshore income gain, charged to income tax (SA106), outside the CGT totals"
+	case engine.RefOffshoreLoss:
+		head += " of a non-reporting fund at a loss: no offshore income gain (" + d.Reference + "), an allowable capital loss"
+	case engine.RefExempt:
+		head += " of an exempt security (" + d.Reference + "): no chargeable gain or allowable loss"
+	}
+	lines := []string{fmt.Sprintf("%s of %s %s on %s (tax year %s): proceeds %s, sale fees %s.",
+		head, d.Quantity.String(), d.Ticker, d.Date, period, pounds(d.Proceeds), pounds(d.SaleFees))}
 	for i := range d.Matches {
 		m := &d.Matches[i]
 		m.Steps = m.Explain()
