@@ -18,10 +18,6 @@ import (
 // accumulation checks where those lines are applied); assemble, which sees every ticker,
 // adds the "did you mean" and the checks that need the whole ledger.
 
-// priceWindow is how close two trades must be for their prices to be compared: farther apart,
-// a hundredfold move may be genuine.
-const priceWindow = 90
-
 // guardNote is one warning found in a ticker's pass, placed by its ledger line. A price
 // warning is written only when it is listed (see maxPriceWarnings): price is set instead of
 // text.
@@ -83,8 +79,8 @@ func times(n, m num) num {
 	return n.mul(m)
 }
 
-// priceJump is two trades of a ticker, close in time and in one currency, whose prices differ
-// about a hundredfold (up: b's is the higher).
+// priceJump is two consecutive trades of a ticker in one currency whose prices differ about a
+// hundredfold (up: b's is the higher).
 type priceJump struct {
 	a, b *model.Transaction
 	up   bool
@@ -94,8 +90,8 @@ type priceJump struct {
 // between GBP and another where the pounds were not written as such (a sale with no currency
 // of shares bought in dollars, or a sale in dollars of shares bought with no currency) and for
 // prices about a hundred times those of the trades beside them (pence written as pounds).
-// Splits and consolidations between two trades are allowed for; a takeover or demerger
-// starts afresh. Neither check changes the result.
+// Splits and consolidations between two trades are allowed for; a takeover, a demerger or a
+// negligible value claim starts afresh. Neither check changes the result.
 func (r *tickerRun) checkTrades() {
 	var (
 		prev     *model.Transaction
@@ -124,7 +120,8 @@ func (r *tickerRun) checkTrades() {
 				fd = fd.mul(numOfDecimal(t.Ratio))
 			}
 			continue
-		case model.Takeover, model.Demerger:
+		case model.Takeover, model.Demerger, model.Negligible:
+			// a new security, or one whose value has collapsed: its prices start afresh
 			prev = nil
 			continue
 		case model.Buy, model.Sell:
@@ -147,7 +144,9 @@ func (r *tickerRun) checkTrades() {
 			prev = nil
 			continue
 		}
-		if prev != nil && pccy == ccy && t.Date-prev.Date <= priceWindow {
+		// However far apart: a genuine hundredfold move between two consecutive trades is rare
+		// even over years, and a slip of pence for pounds is not less likely for being late.
+		if prev != nil && pccy == ccy {
 			// t's price × fn ÷ fd is in prev's shares: compare t.n × prev.d × fn with prev.n × t.d × fd.
 			x, y := times(times(n, pd), fn), times(times(pn, d), fd)
 			if dir := hundredfold(x, y); dir != 0 {

@@ -90,10 +90,21 @@ func TestGuardWarnings(t *testing.T) {
 2024-02-01 UNSPLIT VOD RATIO 100
 2024-02-10 SELL VOD 50 @ 74
 2024-09-01 DIVIDEND VOD TOTAL 10`, nil},
-		{"a_hundredfold_move_over_more_than_90_days_is_left_alone", `
-2020-01-10 BUY MEME 1000 @ 0.50
-2021-01-10 SELL MEME 500 @ 50
-2021-09-01 DIVIDEND MEME TOTAL 10`, nil},
+		{"a_price_in_pence_years_after_the_purchase_warns", `
+2019-06-03 BUY XYZ 100 @ 86.10
+2024-09-12 SELL XYZ 100 @ 8845
+2024-12-01 DIVIDEND XYZ TOTAL 10`,
+			[][]string{{"line 2: SELL XYZ on 2024-09-12", "hundredfold", "If 8845 is in pence, write 8845 GBX (or 88.45, the pound figure)"}}},
+		{"a_consolidation_years_between_explains_a_hundredfold_price", `
+2018-01-10 BUY XYZ 1000 @ 0.50
+2021-03-01 UNSPLIT XYZ RATIO 100
+2024-09-12 SELL XYZ 10 @ 61.20
+2024-12-01 DIVIDEND XYZ TOTAL 10`, nil},
+		{"a_negligible_value_claim_starts_the_prices_afresh", `
+2018-01-10 BUY BUST 1000 @ 2.50
+2024-11-20 NEGLIGIBLE BUST
+2025-02-01 SELL BUST 1000 @ 0.02
+2025-04-01 DIVIDEND BUST TOTAL 1`, nil},
 		{"a_tenfold_move_is_left_alone", `
 2024-01-10 BUY MEME 1000 @ 0.50
 2024-02-10 SELL MEME 500 @ 5
