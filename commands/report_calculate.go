@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/shopspring/decimal"
@@ -110,7 +111,7 @@ func reportCalculate(_ context.Context, deps *registry.Deps, a ReportCalculateAr
 		if ty.DisposalCount == 0 && len(empty) == 0 {
 			warnings = append(warnings, "tax year "+ty.Period+" has no disposals in the ledger: its totals are zero")
 		}
-		warnings = append(warnings, projectedWarning(year)...)
+		warnings = append(warnings, projectedWarning(year, warnings)...)
 	}
 	warnings = append(warnings, inc.warnings(rep)...)
 	warnings = append(warnings, proceedsWarnings(rep)...)
@@ -339,9 +340,15 @@ func carriedInto(rep *engine.Report, y taxyear.Year) model.Money {
 	return carried
 }
 
-func projectedWarning(y taxyear.Year) []string {
+// projectedWarning is the warning about a year= whose figures are assumed from an earlier
+// year, unless the report's warnings (which name every such year it has) already carry it.
+func projectedWarning(y taxyear.Year, have []string) []string {
 	if !y.Projected() {
 		return nil
 	}
-	return y.Notes()
+	w := engine.ProjectedWarning(y)
+	if slices.Contains(have, w) {
+		return nil
+	}
+	return []string{w}
 }

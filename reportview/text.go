@@ -237,8 +237,13 @@ func writeNotes(b *bufio.Writer, warnings []string) {
 
 // rules names the identification rules of a disposal as people say them.
 func rules(d *engine.Disposal) string {
-	if d.Kind == engine.KindCapitalDistribution {
+	switch {
+	case d.Kind == engine.KindCapitalDistribution:
 		return "part disposal (s122)"
+	case d.Kind == engine.KindNegligible:
+		return "negligible value claim (s24(2))"
+	case d.Reference == engine.RefOffshoreLoss:
+		return "non-reporting fund at a loss: a capital loss (reg 42)"
 	}
 	names := make([]string, 0, len(d.Rules))
 	for _, r := range d.Rules {

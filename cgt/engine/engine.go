@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"fmt"
 	"runtime"
 	"sync"
 	"sync/atomic"
@@ -146,11 +147,15 @@ func (c *calc) assemble(opts Options) *Report {
 	rep.Warnings = append(rep.Warnings, c.guardWarnings(opts.Today)...)
 	rep.TaxYears, rep.LossesCarriedForward = taxYears(results, disposals, opts.LossesBroughtForward)
 	for i := range rep.TaxYears {
+		y := taxyear.For(rep.TaxYears[i].StartDate)
 		var in *tax.Income
 		if opts.Income != nil {
-			in = opts.Income(taxyear.For(rep.TaxYears[i].StartDate))
+			in = opts.Income(y)
 		}
 		ApplyTax(&rep.TaxYears[i], in)
+		if y.Projected() {
+			rep.Warnings = append(rep.Warnings, ProjectedWarning(y))
+		}
 	}
 	return rep
 }
@@ -159,4 +164,13 @@ func (c *calc) assemble(opts Options) *Report {
 func holding(ticker string, qty, cost decimal.Decimal) Holding {
 	return Holding{Ticker: ticker, Quantity: model.NewDecimal(qty), Cost: model.NewMoney(cost),
 		AverageCost: model.NewDecimal(cost.DivRound(qty, avgPlaces))}
+}
+
+// ProjectedWarning says that a tax year's figures (annual exempt amount, rates, basic rate
+// band) are a later year's assumed unchanged: every result that uses them carries it.
+func ProjectedWarning(y taxyear.Year) string {
+	last := taxyear.Year{Start: taxyear.LastKnown}.Period()
+	return fmt.Sprintf("%s is later than %s, the last tax year whose figures this version was checked against: its annual exempt amount, "+
+		"rates and basic rate band are %s's, assumed unchanged, and every figure worked from them (taxable gain, tax payable, SA108) "+
+		"rests on that assumption. Check GOV.UK for changes.", y.Period(), last, last)
 }
