@@ -25,6 +25,7 @@ func FuzzParse(f *testing.F) {
 		"2024-10-15 DEMERGER ABC ABCX 50 COST 0.25\n2024-07-15 CAPRETURN XYZ 100 TOTAL 4000 FEES 1 VALUE 20000\n",
 		"2025-01-31 ERI VWRL 120 TOTAL 14.62\n1982-03-31 POOL BP.L 1000 COST 2150.00 isin gb00bh4hks39\n",
 		"2024-04-06 ACCOUNT T212-ISA ISA\n2024-01-01 ALIAS VOD.L VOD\n2024-01-01 EXEMPT TR28\n2024-01-01 NONREPORTING VTI ACCOUNT X\n",
+		"2024-11-20 NEGLIGIBLE BUST.L\n2024-11-20 negligible dud value 0\n2025-01-02 NEGLIGIBLE X VALUE 12.5 USD REF n1\n",
 	} {
 		f.Add([]byte(s))
 	}
@@ -67,6 +68,7 @@ func FuzzParseJSON(f *testing.F) {
 		`[{"date": "2024-10-15", "action": "DEMERGER", "ticker": "ABC", "new_ticker": "ABCX", "quantity": "50", "fraction": "0.25"}]`,
 		`[{"date": "2024-04-06", "action": "ACCOUNT", "ticker": "T212-ISA", "account_type": "isa"}, {"date": "2024-01-01", "action": "ALIAS", "ticker": "A", "new_ticker": "B"}]`,
 		`[{"date": "1982-03-31", "action": "POOL", "ticker": "BP.L", "quantity": "1000", "cost": {"amount": "2150", "currency": "GBX"}}]`,
+		`[{"date": "2024-11-20", "action": "NEGLIGIBLE", "ticker": "BUST.L"}, {"date": "2024-11-20", "action": "negligible", "ticker": "D", "value": "0"}]`,
 	} {
 		f.Add([]byte(s))
 	}

@@ -318,6 +318,10 @@ func (r *tickerRun) negligible(e *entry) error {
 			"gain = " + gbp(d.Proceeds) + " − £0.00 − " + gbp(d.IdentifiedCost) + " = " + gbp(d.Gain),
 		}}}
 	r.out.extra = append(r.out.extra, d)
+	r.out.warnings = append(r.out.warnings, fmt.Sprintf("NEGLIGIBLE %s on %s: the deemed sale gives a gain of £%s, counted in %s; it stands only "+
+		"if HMRC receives the claim (with the return or in writing, naming the shares, the value and the date: CG13135), and a date before the "+
+		"claim may be at most two tax years before the start of the tax year in which it is made (TCGA92 s24(2)(b), CG13130)",
+		r.ticker, t.Date, d.Gain, taxyear.For(t.Date).Period()))
 	return nil
 }
 
