@@ -22,7 +22,7 @@ type entry struct {
 type day struct {
 	date           model.Date
 	lo, hi         int32 // the day's entries
-	buyLo, buyHi   int32 // its BUY entries
+	buyLo, buyHi   int32 // its BUY and SPOUSEIN entries (sorted together, see rank)
 	sellLo, sellHi int32 // its SELL entries
 	outLo, outHi   int32 // its SPOUSEOUT entries
 	buyQty         num
@@ -206,7 +206,7 @@ func buildDays(es []entry, buf []day) []day {
 func addToDay(d *day, e *entry, k int32) {
 	t := e.t
 	switch t.Action {
-	case model.Buy:
+	case model.Buy, model.SpouseIn: // shares from a spouse are acquired on their date (s58)
 		if d.buyLo < 0 {
 			d.buyLo = k
 		}

@@ -19,15 +19,13 @@ func small(a, b num) bool {
 	return a.cmp(smallLimit) <= 0 || (b.sign() > 0 && a.mul(numInt(20)).cmp(a.add(b)) <= 0)
 }
 
-// joinPool adds an opening holding (POOL), shares from a spouse (SPOUSEIN) or rights shares
-// taken up (RIGHTS) to the Section 104 pool. None of them is an acquisition for the same-day
-// or 30-day rules: the pool holds them from the start of the day.
+// joinPool adds an opening holding (POOL) or rights shares taken up (RIGHTS) to the Section 104
+// pool. Neither is an acquisition for the same-day or 30-day rules: the pool holds them from
+// the start of the day. (Shares from a spouse are an acquisition: see addToDay.)
 func (r *tickerRun) joinPool(e *entry) error {
 	t := e.t
 	event, ref := EventPool, RefPool
 	switch t.Action {
-	case model.SpouseIn:
-		event, ref = EventSpouseIn, RefSpouse
 	case model.Rights:
 		if r.held.sign() <= 0 {
 			return eventNoHolding(t, t.Date.String()+" RIGHTS "+t.Ticker+" 20 @ 3.50")
@@ -318,10 +316,14 @@ func (r *tickerRun) negligible(e *entry) error {
 			"gain = " + gbp(d.Proceeds) + " − £0.00 − " + gbp(d.IdentifiedCost) + " = " + gbp(d.Gain),
 		}}}
 	r.out.extra = append(r.out.extra, d)
-	r.out.warnings = append(r.out.warnings, fmt.Sprintf("NEGLIGIBLE %s on %s: the deemed sale gives a gain of £%s, counted in %s; it stands only "+
+	result := "a loss of £" + gain.negate().money().String()
+	if gain.sign() >= 0 {
+		result = "a gain of £" + d.Gain.String()
+	}
+	r.out.warnings = append(r.out.warnings, fmt.Sprintf("NEGLIGIBLE %s on %s: the deemed sale gives %s, counted in %s; it stands only "+
 		"if HMRC receives the claim (with the return or in writing, naming the shares, the value and the date: CG13135), and a date before the "+
 		"claim may be at most two tax years before the start of the tax year in which it is made (TCGA92 s24(2)(b), CG13130)",
-		r.ticker, t.Date, d.Gain, taxyear.For(t.Date).Period()))
+		r.ticker, t.Date, result, taxyear.For(t.Date).Period()))
 	return nil
 }
 

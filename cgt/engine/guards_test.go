@@ -104,7 +104,7 @@ func TestGuardWarnings(t *testing.T) {
 2018-01-10 BUY BUST 1000 @ 2.50
 2024-11-20 NEGLIGIBLE BUST
 2025-02-01 SELL BUST 1000 @ 0.02
-2025-04-01 DIVIDEND BUST TOTAL 1`, nil},
+2025-04-01 DIVIDEND BUST TOTAL 1`, [][]string{{"NEGLIGIBLE BUST on 2024-11-20: the deemed sale gives a loss of £2500.00, counted in 2024/25"}}},
 		{"a_tenfold_move_is_left_alone", `
 2024-01-10 BUY MEME 1000 @ 0.50
 2024-02-10 SELL MEME 500 @ 5

@@ -14,16 +14,17 @@ import (
 // rank orders the events of one ticker on one date, so that the result never depends on the
 // order of the input lines (docs/tax-rules.md, "Order of events on one date"):
 // splits and consolidations first (the day's trades are quoted in the new shares), then
-// opening pools and transfers in, accumulations, capital returns, rights issues, excess
+// opening pools, accumulations, capital returns, rights issues, excess
 // reportable income, takeovers and demergers (they belong to the shares held going into the
 // day), then a negligible value claim on the holding as it then stands, then the day's
-// acquisitions and disposals, which same-day matching treats as one of each (a transfer to a
-// spouse is part of the day's disposal, listed after its sales), then dividends.
+// acquisitions and disposals, which same-day matching treats as one of each (a transfer from a
+// spouse is part of the day's acquisition, among its purchases; a transfer to a spouse part
+// of the day's disposal, after its sales), then dividends.
 func rank(a model.Action) uint8 {
 	switch a {
 	case model.Split, model.Unsplit:
 		return 0
-	case model.Pool, model.SpouseIn:
+	case model.Pool:
 		return 1
 	case model.Accumulation:
 		return 2
@@ -37,7 +38,7 @@ func rank(a model.Action) uint8 {
 		return 6
 	case model.Negligible:
 		return 7
-	case model.Buy:
+	case model.Buy, model.SpouseIn:
 		return 8
 	case model.Sell:
 		return 9

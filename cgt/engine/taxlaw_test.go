@@ -264,3 +264,58 @@ func TestProjectedYearWarns(t *testing.T) {
 	rep := mustRun(t, "2024-01-10 BUY ABC 100 @ 10\n2027-06-01 SELL ABC 100 @ 12\n2027-09-01 DIVIDEND ABC TOTAL 1", Options{})
 	wantWarning(t, rep, "2027/28 is later than 2026/27", "assumed unchanged")
 }
+
+// Shares received from a spouse are acquired on their date at the transferor's cost (s58): an
+// acquisition like any other for the same-day and 30-day rules (s105(1), s106A(5) make no
+// exception for it), and otherwise they join the pool.
+func TestSpouseInIsAnAcquisition(t *testing.T) {
+	tests := []struct {
+		name   string
+		ledger string
+		rules  []string
+		gain   string
+		pool   string
+		event  string // the last pool event
+	}{
+		// the sale of 50 at £12 is matched with the 50 received that day at £2 each: gain £500
+		{"spousein_same_day_matches_a_sale", `
+2020-01-10 BUY ABC 100 @ 10.00
+2024-05-01 SPOUSEIN ABC 50 COST 100.00
+2024-05-01 SELL ABC 50 @ 12.00`,
+			[]string{RuleSameDay}, "500.00", "100 1000.00", EventBuy},
+		// the sale of 2024-05-01 is matched with the shares received ten days later (£100):
+		// gain £600 − £100 = £500; the pool keeps its 100 shares at £1,000
+		{"spousein_30_day_matches_an_earlier_sale", `
+2020-01-10 BUY ABC 100 @ 10.00
+2024-05-01 SELL ABC 50 @ 12.00
+2024-05-11 SPOUSEIN ABC 50 COST 100.00`,
+			[]string{RuleBedAndBreakfast}, "500.00", "100 1000.00", EventBuy},
+		// received more than 30 days after the sale: the sale is from the pool (£500, gain
+		// £100) and the shares join it: 100 shares, £500 + £100
+		{"spousein_after_30_days_joins_the_pool", `
+2020-01-10 BUY ABC 100 @ 10.00
+2024-05-01 SELL ABC 50 @ 12.00
+2024-06-01 SPOUSEIN ABC 50 COST 100.00`,
+			[]string{RuleSection104}, "100.00", "100 600.00", EventSpouseIn},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			rep := mustRun(t, tc.ledger, Options{})
+			ds := disposals(rep)
+			if len(ds) != 1 {
+				t.Fatalf("disposals %+v", ds)
+			}
+			if strings.Join(ds[0].Rules, ",") != strings.Join(tc.rules, ",") {
+				t.Errorf("rules %v, want %v", ds[0].Rules, tc.rules)
+			}
+			wantMoney(t, "gain", ds[0].Gain, tc.gain)
+			h := holdingOf(t, rep, "ABC")
+			if got := h.Quantity.String() + " " + h.Cost.String(); got != tc.pool {
+				t.Errorf("pool %s, want %s", got, tc.pool)
+			}
+			if e := lastEvent(t, rep, "ABC"); e.Event != tc.event {
+				t.Errorf("last event %+v, want %s", e, tc.event)
+			}
+		})
+	}
+}

@@ -211,7 +211,7 @@ func (r *tickerRun) applyAdjustment(e *entry) error {
 		r.record(t, EventAccumulation, num{}, e.value)
 	case model.CapReturn:
 		return r.capReturn(e)
-	case model.Pool, model.SpouseIn, model.Rights:
+	case model.Pool, model.Rights:
 		return r.joinPool(e)
 	case model.ERI:
 		return r.excessReportableIncome(e)
@@ -230,12 +230,21 @@ func (r *tickerRun) applyAdjustment(e *entry) error {
 	return nil
 }
 
-// addToPool adds the day's unidentified acquisition to the Section 104 pool.
+// addToPool adds the day's unidentified acquisition to the Section 104 pool: its purchases,
+// or, on a day with none, the shares received from a spouse.
 func (r *tickerRun) addToPool(d *day) {
 	cost := mulDivNum(d.buyCost, d.avail, d.buyQty)
 	r.pool.qty = r.pool.qty.add(d.avail)
 	r.pool.cost = r.pool.cost.add(cost)
-	r.record(r.entries[d.buyLo].t, EventBuy, d.avail, cost)
+	event, ref := EventSpouseIn, RefSpouse
+	first := r.entries[d.buyLo].t
+	for k := d.buyLo; k < d.buyHi; k++ {
+		if t := r.entries[k].t; t.Action == model.Buy {
+			event, ref, first = EventBuy, "", t
+			break
+		}
+	}
+	r.recordRef(first, event, ref, d.avail, cost)
 	d.avail = num{}
 }
 
