@@ -288,7 +288,7 @@ func (r *tickerRun) accumulationAboveHolding(t *model.Transaction, amount num) {
 // guardWarnings are the warnings of the checks, in ledger order: each ticker's notes, splits
 // of securities not held (with the tickers it may have meant) and disposals whose 30-day
 // window runs past the ledger's last date.
-func (c *calc) guardWarnings(today model.Date) []string {
+func (c *calc) guardWarnings(today model.Date, transfers []Disposal) []string {
 	var notes []guardNote
 	var last model.Date
 	var unheld []*model.Transaction
@@ -307,6 +307,7 @@ func (c *calc) guardWarnings(today model.Date) []string {
 		}
 	}
 	notes = append(notes, c.pendingMatches(last, today)...)
+	notes = append(notes, pendingTransfers(transfers, last, today)...)
 	if len(notes) == 0 {
 		return nil
 	}
@@ -364,6 +365,28 @@ func (c *calc) pendingMatches(last, today model.Date) []guardNote {
 			"%s: SELL %s on %s is less than 30 days before the ledger's last date (%s): a purchase of %s up to %s "+
 				"that the ledger does not show would be matched with it first (TCGA92 s106A(5)) and change its gain.",
 			where(src), d.Ticker, d.Date, last, d.Ticker, d.Date.AddDays(bnbWindow))})
+	}
+	return out
+}
+
+// pendingTransfers is pendingMatches for transfers to a spouse: a purchase in the rest of a
+// transfer's 30 days would be matched with it first and change the cost the spouse takes over.
+func pendingTransfers(ds []Disposal, last, today model.Date) []guardNote {
+	var out []guardNote
+	for k := range ds {
+		d := &ds[k]
+		end := d.Date.AddDays(bnbWindow)
+		if end <= last || today != 0 && end < today || !slices.Contains(d.Rules, RuleSection104) {
+			continue
+		}
+		src := model.Source{File: d.Source.File, Line: d.Source.Line, Index: -1}
+		if d.Source.Index != nil {
+			src.Index = *d.Source.Index
+		}
+		out = append(out, guardNote{src: src, date: d.Date, text: fmt.Sprintf(
+			"%s: SPOUSEOUT %s on %s is less than 30 days before the ledger's last date (%s): a purchase of %s up to %s "+
+				"that the ledger does not show would be matched with it first (TCGA92 s106A(5)) and change the cost your spouse takes over.",
+			where(src), d.Ticker, d.Date, last, d.Ticker, end)})
 	}
 	return out
 }
