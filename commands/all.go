@@ -23,6 +23,7 @@ func All() []registry.Command {
 		// Planning: sales that have not happened, worked out by the same engine.
 		PlanSale,
 		PlanAllowance,
+		PlanHarvest,
 		// Reference data: exchange rates and tax years.
 		FXRate,
 		TaxYearInfo,
