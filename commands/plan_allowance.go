@@ -9,13 +9,14 @@ import (
 	"github.com/cgt-tools/cgt/cgt/engine"
 	"github.com/cgt-tools/cgt/cgt/model"
 	"github.com/cgt-tools/cgt/cgt/taxyear"
+	"github.com/cgt-tools/cgt/envelope"
 	"github.com/cgt-tools/cgt/registry"
 )
 
 // PlanAllowanceArgs are the arguments of plan.allowance.
 type PlanAllowanceArgs struct {
-	Year   any `json:"year,omitempty" jsonschema:"oneof_type=integer;string" jsonschema_description:"Tax year, e.g. 2026 or \"2026/27\"; default the year of date." cgt:"alias=tax_year"`
-	Prices any `json:"prices,omitempty" jsonschema:"oneof_type=string;array;object" jsonschema_description:"Current prices for unrealised gains: \"AAPL=190.50 USD,VWRL=98.2\", a list or an object."`
+	Year   any `json:"year,omitempty" jsonschema:"oneof_type=integer;string" jsonschema_description:"Tax year (default the year of date)." cgt:"alias=tax_year"`
+	Prices any `json:"prices,omitempty" jsonschema:"oneof_type=string;array;object" jsonschema_description:"Prices, e.g. \"AAPL=190.50 USD,VWRL=98.2\"."`
 	PlanArgs
 }
 
@@ -62,7 +63,7 @@ func (r PlanAllowanceResult) RecordEntity() string { return r.ledger }
 var PlanAllowance = registry.NewCommand(registry.Meta{
 	Name:        "plan.allowance",
 	MCPName:     "plan_allowance",
-	Summary:     "How much of the year's annual exempt amount is left, unrealised gains, open 30-day windows",
+	Summary:     "The annual exempt amount left in a tax year, unrealised gains at given prices and the 30-day windows still open",
 	Description: "The tax year's net gain so far, the annual exempt amount left and losses available; with prices, each holding's unrealised gain.",
 	Usage:       "cgt plan.allowance FILE... [date=YYYY-MM-DD] [year=2026] [prices=\"TICKER=PRICE [CCY],...\"]",
 	Examples: []registry.Example{
@@ -72,7 +73,7 @@ var PlanAllowance = registry.NewCommand(registry.Meta{
 	RateLimitNotes: "None.",
 	CitationFields: []string{"year.exempt_left", "year.net_gain", "holdings[].unrealised_gain"},
 	Agent: registry.Agent{
-		UseWhen:   []string{"Asked how much can still be sold free of tax this year."},
+		UseWhen:   []string{"The user asks how much they can sell tax-free this year."},
 		AvoidWhen: []string{},
 		NextSteps: []string{"plan.harvest", "plan.sale"},
 	},
@@ -94,31 +95,36 @@ func planAllowance(_ context.Context, deps *registry.Deps, a PlanAllowanceArgs) 
 		DisposalCount: p.baseTY.DisposalCount, AnnualExemptAmount: p.baseTY.AnnualExemptAmount,
 		Year: p.figures(p.baseTY), Holdings: []Unrealised{}, OpenWindows: []OpenWindow{}, ledger: p.ledger, year: p.year}
 	used := map[string]bool{}
+	var notes []string
 	for _, h := range p.base.HoldingsAt(p.date) {
 		u := Unrealised{Ticker: h.Ticker, Quantity: h.Quantity, Cost: h.Cost}
 		pr, ok := prices[strings.ToUpper(h.Ticker)]
 		if ok {
 			used[strings.ToUpper(h.Ticker)] = true
+			u.Price = pr.String()
 			g, err := p.fullSaleGain(h, pr)
 			if err != nil {
-				return PlanAllowanceResult{}, p.warnings(), err
+				// A full sale the ledger's later transactions cannot follow (they sell shares it
+				// would have sold): no figure, and why.
+				notes = append(notes, fmt.Sprintf("%s: no unrealised gain: a sale of all %s on %s fails with the ledger's later transactions: %s",
+					h.Ticker, h.Quantity.Exact(), p.date, envelope.FromError(err).Message))
+			} else {
+				u.Gain = &g
+				res.anyPrice = true
 			}
-			u.Price, u.Gain = pr.String(), &g
-			res.anyPrice = true
 		} else {
 			res.unpriced = append(res.unpriced, h.Ticker)
 		}
 		res.Holdings = append(res.Holdings, u)
 	}
 	res.OpenWindows = openWindows(p.base, p.date)
-	var notes []string
 	for _, t := range order {
 		if !used[t] {
 			notes = append(notes, fmt.Sprintf("prices names %s, which is not held on %s; it is not used.", t, p.date))
 		}
 	}
 	if len(prices) > 0 && len(res.unpriced) > 0 {
-		notes = append(notes, "no price given for "+strings.Join(res.unpriced, ", ")+": no unrealised gain shown for it.")
+		notes = append(notes, "no price given for "+strings.Join(res.unpriced, ", ")+": no unrealised gain shown.")
 	}
 	return res, p.warnings(notes...), nil
 }

@@ -17,9 +17,9 @@ import (
 
 // PlanHarvestArgs are the arguments of plan.harvest.
 type PlanHarvestArgs struct {
-	Prices     any `json:"prices" jsonschema:"required,oneof_type=string;array;object" jsonschema_description:"Current prices: \"AAPL=190.50 USD,VWRL=98.2\", a list or an object."`
-	TargetGain any `json:"target_gain,omitempty" jsonschema:"oneof_type=number;string" jsonschema_description:"The year's net gain to reach (GBP); default the annual exempt amount; negative for losses." cgt:"alias=target"`
-	Year       any `json:"year,omitempty" jsonschema:"oneof_type=integer;string" jsonschema_description:"Tax year; default the year of date." cgt:"alias=tax_year"`
+	Prices     any `json:"prices" jsonschema:"required,oneof_type=string;array;object" jsonschema_description:"Prices, e.g. \"AAPL=190.50 USD,VWRL=98.2\"."`
+	TargetGain any `json:"target_gain,omitempty" jsonschema:"oneof_type=number;string" jsonschema_description:"Net gain to aim for (default the exempt amount; negative for losses)."`
+	Year       any `json:"year,omitempty" jsonschema:"oneof_type=integer;string" jsonschema_description:"Tax year (default the year of date)." cgt:"alias=tax_year"`
 	PlanArgs
 }
 
@@ -64,7 +64,7 @@ func (r PlanHarvestResult) RecordEntity() string { return r.ledger }
 var PlanHarvest = registry.NewCommand(registry.Meta{
 	Name:        "plan.harvest",
 	MCPName:     "plan_harvest",
-	Summary:     "What to sell to use the annual exempt amount (or reach a target gain or loss)",
+	Summary:     "Which holdings to sell, and how many, to realise gains up to the exempt amount or a target",
 	Description: "Given prices, finds the sales that bring the year's net gain as close to the target as whole shares allow without passing it, each worked out by the full calculation.",
 	Usage:       "cgt plan.harvest FILE... prices=\"TICKER=PRICE [CCY],...\" [target_gain=AMOUNT] [date=YYYY-MM-DD]",
 	Examples: []registry.Example{
@@ -75,7 +75,7 @@ var PlanHarvest = registry.NewCommand(registry.Meta{
 	RateLimitNotes: "None.",
 	CitationFields: []string{"sales[].quantity", "sales[].gain", "after.exempt_left", "first_safe_rebuy"},
 	Agent: registry.Agent{
-		UseWhen:   []string{"Asked what to sell to use the allowance before 5 April, or to realise losses."},
+		UseWhen:   []string{"The user wants to use this year's allowance or harvest losses."},
 		AvoidWhen: []string{},
 		NextSteps: []string{"plan.sale", "plan.allowance"},
 	},
@@ -128,6 +128,9 @@ func planHarvest(_ context.Context, deps *registry.Deps, a PlanHarvestArgs) (Pla
 	h, err := p.harvest(prices, target)
 	if err != nil {
 		return PlanHarvestResult{}, p.warnings(), err
+	}
+	if h.sales == nil {
+		h.sales = []HarvestSale{}
 	}
 	_, safe := rebuyWindow(p.date)
 	res := PlanHarvestResult{Projection: true, Note: planNote, TaxYear: p.year.Period(), Date: p.date, Target: model.NewMoney(target),

@@ -18,8 +18,8 @@ import (
 type PlanSaleArgs struct {
 	Ticker        string       `json:"ticker" jsonschema:"required" jsonschema_description:"Security to sell."`
 	Quantity      string       `json:"quantity" jsonschema:"required" jsonschema_description:"Shares to sell, or all."`
-	Price         any          `json:"price" jsonschema:"required,oneof_type=string;number;object" jsonschema_description:"Price per share: \"230.00 USD\" or {amount, currency}; GBP by default, GBX for pence."`
-	Fees          any          `json:"fees,omitempty" jsonschema:"oneof_type=string;number;object" jsonschema_description:"Sale fees, as price."`
+	Price         any          `json:"price" jsonschema:"required,oneof_type=string;number;object" jsonschema_description:"Price, e.g. \"230.00 USD\" (GBP if no currency; GBX for pence)."`
+	Fees          any          `json:"fees,omitempty" jsonschema:"oneof_type=string;number;object" jsonschema_description:"Fees of the sale, as price."`
 	TaxableIncome *YearAmounts `json:"taxable_income,omitempty" jsonschema_description:"Income after allowances (GBP), for the tax." cgt:"alias=income"`
 	PlanArgs
 }
@@ -53,7 +53,7 @@ func (r PlanSaleResult) RecordEntity() string { return r.ledger }
 var PlanSale = registry.NewCommand(registry.Meta{
 	Name:        "plan.sale",
 	MCPName:     "plan_sale",
-	Summary:     "What a sale would cost: its gain, the year's totals and tax before and after",
+	Summary:     "What a sale would realise and the tax it adds, before it is made",
 	Description: "Works out a sale that has not happened by appending it to the ledger and running the full calculation.",
 	Usage:       "cgt plan.sale FILE... ticker=TICKER quantity=N|all price=\"AMOUNT [CCY]\" [date=YYYY-MM-DD] [fees=AMOUNT] [taxable_income=AMOUNT]",
 	Examples: []registry.Example{
@@ -64,7 +64,7 @@ var PlanSale = registry.NewCommand(registry.Meta{
 	RateLimitNotes: "None.",
 	CitationFields: []string{"gain", "after.exempt_left", "disposal.matches[].rule"},
 	Agent: registry.Agent{
-		UseWhen:   []string{"Asked what selling some shares would cost or whether it is covered by the allowance."},
+		UseWhen:   []string{"The user asks what selling some shares would cost in tax, or whether the allowance covers it."},
 		AvoidWhen: []string{},
 		NextSteps: []string{"plan.allowance", "plan.harvest"},
 	},
