@@ -23,7 +23,7 @@ type LedgerArgs struct {
 	Path         []string         `json:"path,omitempty" jsonschema_description:"Ledger files or broker exports (recognised by content), combined." cgt:"pos=0,alias=file,alias=files"`
 	CGTContent   string           `json:"cgt_content,omitempty" jsonschema_description:"Ledger text in cgt's line format, or a JSON array of transactions as text." cgt:"alias=content"`
 	Transactions []map[string]any `json:"transactions,omitempty" jsonschema_description:"Transactions as JSON objects {date, action, ticker, quantity, price, fees, total, tax, ratio}; money as a GBP string or {amount, currency}."`
-	Extra        []string         `json:"extra,omitempty" jsonschema_description:"Ledger lines to add (a string or a list), cited as extra:N, e.g. a sale to try."`
+	Extra        []string         `json:"extra,omitempty" jsonschema_description:"More ledger lines (cited extra:N), e.g. a sale to try."`
 }
 
 func (a LedgerArgs) ledger() ledgerInput {

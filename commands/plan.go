@@ -37,8 +37,8 @@ const planPrefix = planFile + " line"
 // PlanArgs are the arguments the three planning commands share.
 type PlanArgs struct {
 	LedgerArgs
-	Date                 string `json:"date,omitempty" jsonschema:"format=date" jsonschema_description:"Date of the sales (default today)."`
-	LossesBroughtForward string `json:"losses_brought_forward,omitempty" jsonschema:"pattern=^[0-9]+(\\.[0-9]+)?$" jsonschema_description:"Losses (GBP) from before the ledger." cgt:"alias=losses"`
+	Date                 string `json:"date,omitempty" jsonschema:"format=date" jsonschema_description:"Sale date (default today)."`
+	LossesBroughtForward string `json:"losses_brought_forward,omitempty" jsonschema:"pattern=^[0-9]+(\\.[0-9]+)?$" jsonschema_description:"Losses from before the ledger (GBP)." cgt:"alias=losses"`
 	RatesArgs
 }
 

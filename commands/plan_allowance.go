@@ -15,7 +15,7 @@ import (
 
 // PlanAllowanceArgs are the arguments of plan.allowance.
 type PlanAllowanceArgs struct {
-	Year   any `json:"year,omitempty" jsonschema:"oneof_type=integer;string" jsonschema_description:"Tax year (default the year of date)." cgt:"alias=tax_year"`
+	Year   any `json:"year,omitempty" jsonschema:"oneof_type=integer;string" jsonschema_description:"Tax year." cgt:"alias=tax_year"`
 	Prices any `json:"prices,omitempty" jsonschema:"oneof_type=string;array;object" jsonschema_description:"Prices, e.g. \"AAPL=190.50 USD,VWRL=98.2\"."`
 	PlanArgs
 }
@@ -63,7 +63,7 @@ func (r PlanAllowanceResult) RecordEntity() string { return r.ledger }
 var PlanAllowance = registry.NewCommand(registry.Meta{
 	Name:        "plan.allowance",
 	MCPName:     "plan_allowance",
-	Summary:     "The annual exempt amount left in a tax year, unrealised gains at given prices and the 30-day windows still open",
+	Summary:     "The annual exempt amount left this tax year, unrealised gains at given prices, open 30-day windows",
 	Description: "The tax year's net gain so far, the annual exempt amount left and losses available; with prices, each holding's unrealised gain.",
 	Usage:       "cgt plan.allowance FILE... [date=YYYY-MM-DD] [year=2026] [prices=\"TICKER=PRICE [CCY],...\"]",
 	Examples: []registry.Example{

@@ -18,8 +18,8 @@ import (
 // PlanHarvestArgs are the arguments of plan.harvest.
 type PlanHarvestArgs struct {
 	Prices     any `json:"prices" jsonschema:"required,oneof_type=string;array;object" jsonschema_description:"Prices, e.g. \"AAPL=190.50 USD,VWRL=98.2\"."`
-	TargetGain any `json:"target_gain,omitempty" jsonschema:"oneof_type=number;string" jsonschema_description:"Net gain to aim for (default the exempt amount; negative for losses)."`
-	Year       any `json:"year,omitempty" jsonschema:"oneof_type=integer;string" jsonschema_description:"Tax year (default the year of date)." cgt:"alias=tax_year"`
+	TargetGain any `json:"target_gain,omitempty" jsonschema:"oneof_type=number;string" jsonschema_description:"Net gain to aim for (default the exempt amount; negative: losses)."`
+	Year       any `json:"year,omitempty" jsonschema:"oneof_type=integer;string" jsonschema_description:"Tax year." cgt:"alias=tax_year"`
 	PlanArgs
 }
 

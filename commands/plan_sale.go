@@ -18,9 +18,9 @@ import (
 type PlanSaleArgs struct {
 	Ticker        string       `json:"ticker" jsonschema:"required" jsonschema_description:"Security to sell."`
 	Quantity      string       `json:"quantity" jsonschema:"required" jsonschema_description:"Shares to sell, or all."`
-	Price         any          `json:"price" jsonschema:"required,oneof_type=string;number;object" jsonschema_description:"Price, e.g. \"230.00 USD\" (GBP if no currency; GBX for pence)."`
-	Fees          any          `json:"fees,omitempty" jsonschema:"oneof_type=string;number;object" jsonschema_description:"Fees of the sale, as price."`
-	TaxableIncome *YearAmounts `json:"taxable_income,omitempty" jsonschema_description:"Income after allowances (GBP), for the tax." cgt:"alias=income"`
+	Price         any          `json:"price" jsonschema:"required,oneof_type=string;number;object" jsonschema_description:"Price, e.g. \"230.00 USD\"."`
+	Fees          any          `json:"fees,omitempty" jsonschema:"oneof_type=string;number;object" jsonschema_description:"Sale fees."`
+	TaxableIncome *YearAmounts `json:"taxable_income,omitempty" jsonschema_description:"Income after allowances (GBP)." cgt:"alias=income"`
 	PlanArgs
 }
 
@@ -64,7 +64,7 @@ var PlanSale = registry.NewCommand(registry.Meta{
 	RateLimitNotes: "None.",
 	CitationFields: []string{"gain", "after.exempt_left", "disposal.matches[].rule"},
 	Agent: registry.Agent{
-		UseWhen:   []string{"The user asks what selling some shares would cost in tax, or whether the allowance covers it."},
+		UseWhen:   []string{"The user asks what selling some shares would cost in tax."},
 		AvoidWhen: []string{},
 		NextSteps: []string{"plan.allowance", "plan.harvest"},
 	},
