@@ -374,8 +374,24 @@ func parsePrices(v any) (map[string]price, []string, error) {
 // a currency uses that last month, noting it: a planned sale can be dated past the bundled table.
 type latestRates struct {
 	base fx.Source
+	only map[string]bool // when set, the months ("2026-12") that may fall back
 	mu   sync.Mutex
 	used map[string]string // "USD 2026-12" -> "2026-10"
+}
+
+// extraMonths are the months ("2026-12") of the transactions read from extra lines, or nil.
+func extraMonths(txns []model.Transaction) map[string]bool {
+	var out map[string]bool
+	for _, t := range txns {
+		if t.Source.File != extraFile {
+			continue
+		}
+		if out == nil {
+			out = map[string]bool{}
+		}
+		out[t.Date.String()[:7]] = true
+	}
+	return out
 }
 
 func (l *latestRates) Rate(currency string, year int, month time.Month) (fx.Rate, error) {
@@ -385,6 +401,9 @@ func (l *latestRates) Rate(currency string, year int, month time.Month) (fx.Rate
 	}
 	var me *model.Error
 	if !errors.As(err, &me) || me.Code != model.CodeFXUnavailable {
+		return r, err
+	}
+	if l.only != nil && !l.only[fmt.Sprintf("%d-%02d", year, int(month))] {
 		return r, err
 	}
 	near, _ := me.Context["nearest"].(map[string]string)

@@ -296,3 +296,24 @@ func TestPlanDatePastTheBundledRatesUsesTheLatestMonth(t *testing.T) {
 		t.Errorf("no warning about the rate month: %q", warnings)
 	}
 }
+
+// Without rate files, a sale dated after the bundled rates is converted at the latest bundled
+// month by the plan and, as an extra line, by report.calculate: the two agree.
+func TestPlanSaleAgreesWithExtraPastTheBundledRates(t *testing.T) {
+	ledger := planLedgers(t)["planning"]
+	net := func(extra ...string) decimal.Decimal {
+		args := map[string]any{"cgt_content": ledger, "year": "2026", "detail": "summary"}
+		if len(extra) > 0 {
+			args["extra"] = extra
+		}
+		m, warnings := runJSON(t, "report.calculate", args)
+		if len(extra) > 0 && !strings.Contains(strings.Join(warnings, "\n"), "converted at the latest month bundled") {
+			t.Errorf("no warning about the rate month: %q", warnings)
+		}
+		return dec(t, m["tax_years"].([]any)[0].(map[string]any)["net_gain"])
+	}
+	m, _ := runJSON(t, "plan.sale", map[string]any{"cgt_content": ledger, "ticker": "AAPL", "quantity": "50", "price": "230 USD", "date": "2026-11-26"})
+	if got, want := dec(t, m["gain"]), net(m["line"].(string)).Sub(net()); !got.Equal(want) {
+		t.Errorf("plan gain %s, report with the line %s", got, want)
+	}
+}
