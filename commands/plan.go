@@ -67,7 +67,6 @@ type planner struct {
 	income  *tax.Income
 	ledger  string
 	warning []string
-	runs    int
 }
 
 // newPlanner reads the ledger, works out the plan's date (the date argument, or today) and
@@ -140,7 +139,6 @@ func (s sale) line(d model.Date) string {
 // run appends the sales (one ledger line each, dated the plan's date) to the ledger and runs
 // the engine: the report, and the tax year of the plan.
 func (p *planner) run(sales []sale) (*engine.Report, engine.TaxYear, error) {
-	p.runs++
 	if len(sales) == 0 {
 		return p.base, p.baseTY, nil
 	}

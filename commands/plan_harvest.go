@@ -252,6 +252,33 @@ func (p *planner) harvest(prices map[string]price, target decimal.Decimal) (harv
 		k, best := steps, full
 		if !fits(full) {
 			lo, hi, loTY := int64(1), steps, one
+			// A first guess from the full sale's gain per share (exact for a pool alone), tried
+			// with the engine and its neighbour; the bisection then has little or nothing left.
+			slack := target.Sub(cur.NetGain.Exact()).Abs()
+			if perShare := c.full.Abs().Div(decimal.NewFromInt(steps)); perShare.Sign() > 0 {
+				if guess := slack.Div(perShare).IntPart(); guess > lo && guess < hi {
+					ty, err := with(mk(guess))
+					if err != nil {
+						return hp, err
+					}
+					if fits(ty) {
+						lo, loTY = guess, ty
+						if guess+1 < hi {
+							next, err := with(mk(guess + 1))
+							if err != nil {
+								return hp, err
+							}
+							if fits(next) {
+								lo, loTY = guess+1, next
+							} else {
+								hi = guess + 1
+							}
+						}
+					} else {
+						hi = guess
+					}
+				}
+			}
 			for hi-lo > 1 {
 				mid := lo + (hi-lo)/2
 				ty, err := with(mk(mid))
