@@ -22,20 +22,20 @@ type PlanAllowanceArgs struct {
 
 // PlanAllowanceResult is how much of a tax year's annual exempt amount is used and left.
 type PlanAllowanceResult struct {
-	_                  struct{}     `record:"kind=plan_allowance"`
-	Projection         bool         `json:"projection" jsonschema_description:"Always true: a projection, not a record."`
-	Note               string       `json:"note" jsonschema_description:"What a projection is."`
-	TaxYear            string       `json:"tax_year" record:"period" jsonschema_description:"The tax year."`
-	Date               model.Date   `json:"date" record:"timestamp" jsonschema_description:"The day the plan is made for."`
-	DisposalCount      int          `json:"disposal_count" jsonschema_description:"Disposals in the year so far."`
-	AnnualExemptAmount model.Money  `json:"annual_exempt_amount" jsonschema_description:"The year's annual exempt amount (GBP)."`
-	Year               YearFigures  `json:"year" jsonschema_description:"The year's figures so far; exempt_left is what can still be realised free of tax."`
-	Holdings           []Unrealised `json:"holdings" record:"rows=holding" jsonschema_description:"Holdings on the date, with the gain a full sale at the prices given would realise."`
-	OpenWindows        []OpenWindow `json:"open_windows" record:"rows=window" jsonschema_description:"Recent sales a purchase up to until would still be matched with (30-day rule)."`
-	ledger             string
-	year               taxyear.Year
-	unpriced           []string
-	anyPrice           bool
+	_                  struct{}    `record:"kind=plan_allowance"`
+	Projection         bool        `json:"projection" jsonschema_description:"Always true: a projection, not a record."`
+	Note               string      `json:"note" jsonschema_description:"What a projection is."`
+	TaxYear            string      `json:"tax_year" record:"period" jsonschema_description:"The tax year."`
+	Date               model.Date  `json:"date" record:"timestamp" jsonschema_description:"The day the plan is made for."`
+	DisposalCount      int         `json:"disposal_count" jsonschema_description:"Disposals in the year so far."`
+	AnnualExemptAmount model.Money `json:"annual_exempt_amount" jsonschema_description:"The year's annual exempt amount (GBP)."`
+	YearFigures
+	Holdings    []Unrealised `json:"holdings" record:"rows=holding" jsonschema_description:"Holdings on the date, with the gain a full sale at the prices given would realise."`
+	OpenWindows []OpenWindow `json:"open_windows" record:"rows=window" jsonschema_description:"Recent sales a purchase up to until would still be matched with (30-day rule)."`
+	ledger      string
+	year        taxyear.Year
+	unpriced    []string
+	anyPrice    bool
 }
 
 // Unrealised is a holding and what selling all of it at the price given would realise.
@@ -71,7 +71,7 @@ var PlanAllowance = registry.NewCommand(registry.Meta{
 	},
 	SideEffects:    registry.LocalFileRead,
 	RateLimitNotes: "None.",
-	CitationFields: []string{"year.exempt_left", "year.net_gain", "holdings[].unrealised_gain"},
+	CitationFields: []string{"exempt_left", "net_gain", "holdings[].unrealised_gain"},
 	Agent: registry.Agent{
 		UseWhen:   []string{"The user asks how much they can sell tax-free this year."},
 		AvoidWhen: []string{},
@@ -93,7 +93,7 @@ func planAllowance(_ context.Context, deps *registry.Deps, a PlanAllowanceArgs) 
 	}
 	res := PlanAllowanceResult{Projection: true, Note: planNote, TaxYear: p.year.Period(), Date: p.date,
 		DisposalCount: p.baseTY.DisposalCount, AnnualExemptAmount: p.baseTY.AnnualExemptAmount,
-		Year: p.figures(p.baseTY), Holdings: []Unrealised{}, OpenWindows: []OpenWindow{}, ledger: p.ledger, year: p.year}
+		YearFigures: p.figures(p.baseTY), Holdings: []Unrealised{}, OpenWindows: []OpenWindow{}, ledger: p.ledger, year: p.year}
 	used := map[string]bool{}
 	var notes []string
 	for _, h := range p.base.HoldingsAt(p.date) {
@@ -182,10 +182,10 @@ func openWindows(rep *engine.Report, d model.Date) []OpenWindow {
 func (r PlanAllowanceResult) WriteText(w io.Writer, warnings []string) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "Tax year %s, as of %s\n", r.TaxYear, r.Date)
-	fmt.Fprintf(&b, "  Net gain so far        %12s  (%d disposal%s)\n", gbp(r.Year.NetGain), r.DisposalCount, plural(r.DisposalCount))
+	fmt.Fprintf(&b, "  Net gain so far        %12s  (%d disposal%s)\n", gbp(r.NetGain), r.DisposalCount, plural(r.DisposalCount))
 	fmt.Fprintf(&b, "  Annual exempt amount   %12s\n", gbp(r.AnnualExemptAmount))
-	fmt.Fprintf(&b, "  Left to use            %12s\n", gbp(r.Year.ExemptLeft))
-	fmt.Fprintf(&b, "  Losses available       %12s  (brought forward; used only on gains above the exempt amount)\n", gbp(r.Year.LossesAvailable))
+	fmt.Fprintf(&b, "  Left to use            %12s\n", gbp(r.ExemptLeft))
+	fmt.Fprintf(&b, "  Losses available       %12s  (brought forward; used only on gains above the exempt amount)\n", gbp(r.LossesAvailable))
 	if len(r.Holdings) > 0 {
 		b.WriteString("Holdings\n")
 		for _, h := range r.Holdings {
