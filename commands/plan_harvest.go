@@ -148,6 +148,11 @@ func planHarvest(_ context.Context, deps *registry.Deps, a PlanHarvestArgs) (Pla
 			notes = append(notes, fmt.Sprintf("prices names %s, which is not held on %s; it is not used.", t, p.date))
 		}
 	}
+	for _, s := range h.sales {
+		if sameDay, later := p.purchasesWithin(s.Ticker, p.date); sameDay || len(later) > 0 {
+			notes = append(notes, fmt.Sprintf("30-day rule: the ledger has a purchase of %s on or within 30 days after %s: it is matched with the planned sale first, which the gain shown includes.", s.Ticker, p.date))
+		}
+	}
 	if len(h.unpriced) > 0 {
 		notes = append(notes, "no price given for "+strings.Join(h.unpriced, ", ")+": not considered.")
 	}
