@@ -277,7 +277,7 @@ func parsePrice(arg string, v any) (price, error) {
 		}
 	}
 	amount = strings.TrimPrefix(strings.ReplaceAll(amount, ",", ""), "£")
-	d, err := decimal.NewFromString(amount)
+	d, err := plainDecimal(amount)
 	if err != nil || d.Sign() <= 0 {
 		return price{}, bad(fmt.Sprintf("%q", amount))
 	}
@@ -366,6 +366,25 @@ func parsePrices(v any) (map[string]price, []string, error) {
 			`prices="AAPL=190.50 USD,VWRL=98.2"`).With("argument", "prices")
 	}
 	return out, order, nil
+}
+
+// plainDecimal reads digits with an optional fraction (no exponent, no sign), as a ledger
+// writes amounts and quantities; at most 30 characters.
+func plainDecimal(s string) (decimal.Decimal, error) {
+	dot := false
+	for i, c := range s {
+		switch {
+		case c >= '0' && c <= '9':
+		case c == '.' && !dot && i > 0 && i < len(s)-1:
+			dot = true
+		default:
+			return decimal.Zero, fmt.Errorf("%q is not a plain number", s)
+		}
+	}
+	if s == "" || len(s) > 30 {
+		return decimal.Zero, fmt.Errorf("%q is not a plain number", s)
+	}
+	return decimal.NewFromString(s)
 }
 
 // latestRates answers from the rates given, and for a month after the last one they have for

@@ -118,7 +118,11 @@ func planHarvest(_ context.Context, deps *registry.Deps, a PlanHarvestArgs) (Pla
 	target := p.baseTY.AnnualExemptAmount.Exact()
 	defaultTarget := true
 	if a.TargetGain != nil && a.TargetGain != "" {
-		t, err := decimal.NewFromString(strings.TrimPrefix(strings.ReplaceAll(fmt.Sprint(a.TargetGain), ",", ""), "£"))
+		ts := strings.TrimPrefix(strings.ReplaceAll(strings.TrimSpace(fmt.Sprint(a.TargetGain)), ",", ""), "£")
+		t, err := plainDecimal(strings.TrimPrefix(ts, "-"))
+		if strings.HasPrefix(ts, "-") {
+			t = t.Neg()
+		}
 		if err != nil {
 			return PlanHarvestResult{}, nil, envelope.New(envelope.InvalidArgument, fmt.Sprintf("target_gain %v is not an amount of pounds", a.TargetGain),
 				"Give the year's net gain to aim at in GBP; negative for a net loss.", "target_gain=-1000").With("argument", "target_gain").With("value", fmt.Sprint(a.TargetGain))

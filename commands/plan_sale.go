@@ -99,7 +99,7 @@ func planSale(_ context.Context, deps *registry.Deps, a PlanSaleArgs) (PlanSaleR
 	var qty decimal.Decimal
 	if q := strings.TrimSpace(a.Quantity); strings.EqualFold(q, "all") {
 		qty = held.Quantity.Exact()
-	} else if qty, err = decimal.NewFromString(q); err != nil || qty.Sign() <= 0 {
+	} else if qty, err = plainDecimal(q); err != nil || qty.Sign() <= 0 {
 		return PlanSaleResult{}, nil, envelope.New(envelope.InvalidArgument, fmt.Sprintf("quantity %q is not a number of shares", a.Quantity),
 			"Give a positive number of shares, or all.", "quantity=37").With("argument", "quantity").With("value", a.Quantity)
 	}

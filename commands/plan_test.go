@@ -317,3 +317,23 @@ func TestPlanSaleAgreesWithExtraPastTheBundledRates(t *testing.T) {
 		t.Errorf("plan gain %s, report with the line %s", got, want)
 	}
 }
+
+// FuzzParsePrices checks the prices and price readers never panic and accept only positive
+// amounts in a known currency.
+func FuzzParsePrices(f *testing.F) {
+	for _, s := range []string{"AAPL=190.50 USD,VWRL=98.2", "VOD.L=72 GBX", "X=1", "=", ",,", "A=1 2 3", "A:5 usd", "£1,234.50"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if got, _, err := parsePrices(s); err == nil {
+			for tk, p := range got {
+				if tk == "" || p.amount.Sign() <= 0 || p.currency == "" {
+					t.Fatalf("%q: accepted %q = %v", s, tk, p)
+				}
+			}
+		}
+		if p, err := parsePrice("price", s); err == nil && p.amount.Sign() <= 0 {
+			t.Fatalf("%q: accepted %v", s, p)
+		}
+	})
+}
