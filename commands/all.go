@@ -20,6 +20,10 @@ func All() []registry.Command {
 		ReportCalculate,
 		MatchingExplain,
 		HoldingsList,
+		// Planning: sales that have not happened, worked out by the same engine.
+		PlanSale,
+		PlanAllowance,
+		PlanHarvest,
 		// Reference data: exchange rates and tax years.
 		FXRate,
 		TaxYearInfo,

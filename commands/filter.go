@@ -175,20 +175,28 @@ func (f filter) disposals(ds []engine.Disposal) []engine.Disposal {
 	return out
 }
 
-// ledgerName names a ledger for records: its file names, or what kind of inline input it was.
+// ledgerName names a ledger for records: its file names (with content and extra when they
+// were given beside them), or what kind of inline input it was.
 func (a LedgerArgs) ledgerName() string {
-	switch {
-	case len(a.Path) > 0:
-		names := make([]string, len(a.Path))
-		for i, p := range a.Path {
-			names[i] = filepath.Base(p)
-			if p == "-" {
-				names[i] = "stdin"
-			}
+	var names []string
+	for _, p := range a.Path {
+		if p == "-" {
+			names = append(names, "stdin")
+			continue
 		}
-		return strings.Join(names, "+")
-	case a.Transactions != nil:
-		return "transactions"
+		names = append(names, filepath.Base(p))
 	}
-	return "ledger"
+	if a.CGTContent != "" && len(names) > 0 {
+		names = append(names, "content")
+	}
+	if len(names) == 0 && a.Transactions != nil {
+		names = append(names, "transactions")
+	}
+	if len(names) == 0 {
+		names = append(names, "ledger")
+	}
+	if len(a.Extra) > 0 {
+		names = append(names, extraFile)
+	}
+	return strings.Join(names, "+")
 }

@@ -17,37 +17,38 @@ import (
 // ledgerExample is a small valid ledger used in hints.
 const ledgerExample = "2024-04-01 BUY AAPL 100 @ 150.00 USD FEES 5.00 USD\n2024-06-20 SELL AAPL 50 @ 180.00 USD"
 
-// LedgerArgs are the arguments of every command that reads a ledger: exactly one of a path,
-// inline content or a transactions array.
+// LedgerArgs are the arguments of every command that reads a ledger: paths, inline content,
+// a transactions array and extra lines, in any combination (at least one).
 type LedgerArgs struct {
-	Path         []string         `json:"path,omitempty" jsonschema_description:"Ledger files or broker exports (recognised by content), combined. Give exactly one of path, cgt_content, transactions." cgt:"pos=0,alias=file,alias=files"`
+	Path         []string         `json:"path,omitempty" jsonschema_description:"Ledger files or broker exports (recognised by content), combined." cgt:"pos=0,alias=file,alias=files"`
 	CGTContent   string           `json:"cgt_content,omitempty" jsonschema_description:"Ledger text in cgt's line format, or a JSON array of transactions as text." cgt:"alias=content"`
 	Transactions []map[string]any `json:"transactions,omitempty" jsonschema_description:"Transactions as JSON objects {date, action, ticker, quantity, price, fees, total, tax, ratio}; money as a GBP string or {amount, currency}."`
+	Extra        []string         `json:"extra,omitempty" jsonschema_description:"More ledger lines (cited extra:N), e.g. a sale to try."`
 }
 
-func (a LedgerArgs) ledger() ledgerInput { return ledgerInput{a.CGTContent, a.Transactions, a.Path} }
+func (a LedgerArgs) ledger() ledgerInput {
+	return ledgerInput{a.CGTContent, a.Transactions, a.Path, a.Extra}
+}
 
-// ledgerInput is the three ways a ledger-reading command receives its ledger.
+// ledgerInput is the ways a ledger-reading command receives its ledger; they combine.
 type ledgerInput struct {
 	content      string
 	transactions []map[string]any
 	paths        []string
+	extra        []string
 }
 
-// readLedger reads exactly one of the three inputs into transactions, with the warnings the
-// reader raised (overlapping files).
+// extraFile is the name the extra lines are read under, so they are cited as extra:N.
+const extraFile = "extra"
+
+// readLedger reads the inputs given (files, then inline content, then the extra lines, then a
+// transactions array) into transactions, with the warnings the reader raised (overlapping files).
 func readLedger(deps *registry.Deps, in ledgerInput) ([]model.Transaction, []string, error) {
-	given := 0
-	for _, ok := range []bool{in.content != "", in.transactions != nil, len(in.paths) > 0} {
-		if ok {
-			given++
-		}
-	}
-	if given != 1 {
+	if in.content == "" && in.transactions == nil && len(in.paths) == 0 && len(in.extra) == 0 {
 		return nil, nil, envelope.New(envelope.UsageError,
-			"give exactly one of cgt_content (ledger text), transactions (a JSON array) or path (ledger files)",
-			"Pass the ledger inline as cgt_content, or name files with path.", `cgt_content="`+ledgerExample+`"`).
-			With("given", given)
+			"give a ledger: path (ledger files), cgt_content (ledger text), transactions (a JSON array) or extra (ledger lines)",
+			"Pass the ledger inline as cgt_content, or name files with path; they combine.", `cgt_content="`+ledgerExample+`"`).
+			With("given", 0)
 	}
 	txns, warnings, err := readInput(deps, in)
 	if err == nil && len(txns) == 0 {
@@ -58,17 +59,38 @@ func readLedger(deps *registry.Deps, in ledgerInput) ([]model.Transaction, []str
 }
 
 func readInput(deps *registry.Deps, in ledgerInput) ([]model.Transaction, []string, error) {
-	switch {
-	case in.content != "":
+	if in.content != "" && in.transactions == nil && len(in.paths) == 0 && len(in.extra) == 0 {
 		return readFiles([]dsl.Input{{Content: []byte(in.content)}}, imports.Options{})
-	case in.transactions != nil:
-		return readTransactionArray(in.transactions)
 	}
 	inputs, err := readPaths(deps, in.paths)
 	if err != nil {
 		return nil, nil, err
 	}
-	return readFiles(inputs, imports.Options{})
+	if in.content != "" {
+		name := ""
+		if len(inputs) > 0 || len(in.extra) > 0 {
+			name = "content" // cited as content:N beside the files
+		}
+		inputs = append(inputs, dsl.Input{File: name, Content: []byte(in.content)})
+	}
+	if len(in.extra) > 0 {
+		inputs = append(inputs, dsl.Input{File: extraFile, Content: []byte(strings.Join(in.extra, "\n"))})
+	}
+	var txns []model.Transaction
+	var warnings []string
+	if len(inputs) > 0 {
+		if txns, warnings, err = readFiles(inputs, imports.Options{}); err != nil {
+			return nil, warnings, err
+		}
+	}
+	if in.transactions != nil {
+		arr, _, err := readTransactionArray(in.transactions)
+		if err != nil {
+			return nil, warnings, err
+		}
+		txns = append(txns, arr...)
+	}
+	return txns, warnings, nil
 }
 
 // readFiles reads ledgers and broker exports, told apart by their content: a file an

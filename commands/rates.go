@@ -206,6 +206,13 @@ func calculateTxns(deps *registry.Deps, txns []model.Transaction, warnings []str
 		return nil, warnings, err
 	}
 	opts.Rates = src
+	// Extra lines are what-if lines: one dated past the rates available is converted at the
+	// latest month, with a warning, as the plans do.
+	var what *latestRates
+	if months := extraMonths(txns); months != nil {
+		what = &latestRates{base: src, only: months}
+		opts.Rates = what
+	}
 	if deps.Today != nil {
 		opts.Today = deps.Today()
 	}
@@ -213,5 +220,9 @@ func calculateTxns(deps *registry.Deps, txns []model.Transaction, warnings []str
 	if err != nil {
 		return nil, warnings, withRatesRemedy(err, src)
 	}
-	return rep, append(warnings, rep.Warnings...), nil
+	warnings = append(warnings, rep.Warnings...)
+	if what != nil {
+		warnings = append(warnings, what.notes()...)
+	}
+	return rep, warnings, nil
 }

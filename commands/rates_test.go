@@ -13,7 +13,7 @@ import (
 )
 
 // The commands that convert currencies, which must all take rates; no other command should.
-var convertingCommands = []string{"report.calculate", "matching.explain", "holdings.list", "fx.rate"}
+var convertingCommands = []string{"report.calculate", "matching.explain", "holdings.list", "fx.rate", "plan.sale", "plan.allowance", "plan.harvest"}
 
 func TestRatesArgumentOnEveryConvertingCommand(t *testing.T) {
 	for _, cmd := range testRegistry(t).Commands() {

@@ -16,16 +16,20 @@ import (
 
 // TransactionsImportArgs are the arguments of transactions.import.
 type TransactionsImportArgs struct {
-	Path    []string   `json:"path" jsonschema:"required,minItems=1" jsonschema_description:"Broker export files to convert (several are combined; - is standard input in the CLI). The format is recognised from each file's content." cgt:"pos=0,alias=file,alias=files"`
-	Broker  BrokerName `json:"broker,omitempty" jsonschema_description:"Force the format instead of detecting it: auto (the default) or an importer's name." cgt:"alias=format"`
-	Account string     `json:"account,omitempty" jsonschema_description:"Account label given to every imported transaction (an ISA, say), overriding any account the file names."`
+	Path     []string   `json:"path,omitempty" jsonschema_description:"Broker export files to convert (several are combined; - is standard input in the CLI). The format is recognised from each file's content." cgt:"pos=0,alias=file,alias=files"`
+	Content  string     `json:"content,omitempty" jsonschema_description:"An export's text, converted after the files." cgt:"alias=cgt_content"`
+	FileName string     `json:"file_name,omitempty" jsonschema_description:"The export's file name (helps recognise the format), e.g. history.csv." cgt:"alias=name"`
+	Broker   BrokerName `json:"broker,omitempty" jsonschema_description:"Force the format instead of detecting it: auto (the default) or an importer's name." cgt:"alias=format"`
+	Account  string     `json:"account,omitempty" jsonschema_description:"Account label given to every imported transaction (an ISA, say), overriding any account the file names."`
 }
 
 // TransactionsImportResult is the imported ledger and the account of every file's rows.
 type TransactionsImportResult struct {
+	_            struct{}              `record:"kind=ledger"`
 	Count        int                   `json:"count" jsonschema_description:"Number of transactions imported."`
 	Transactions []ImportedTransaction `json:"transactions" record:"rows=transaction" jsonschema_description:"The transactions in date order, in the JSON transaction form with the security and account labels the files give."`
 	Imports      []imports.Report      `json:"imports" record:"rows=import" jsonschema_description:"One entry per file: the format, and every data row accounted for (rows = imported + skipped)."`
+	Ledger       string                `json:"ledger" jsonschema_description:"The transactions as canonical ledger lines, ready to save as a .cgt file."`
 
 	txns    []model.Transaction
 	reports []imports.Report
@@ -48,7 +52,7 @@ var TransactionsImport = registry.NewCommand(registry.Meta{
 	MCPName:     "import_transactions",
 	Summary:     "Convert broker export files into ledger transactions, every row accounted for",
 	Description: "Reads broker exports (the formats of the broker argument: Trading 212, Interactive Brokers, Charles Schwab, Freetrade, interactive investor, AJ Bell, DEGIRO, eToro, Revolut and more), recognised from their content, and converts trades, dividends and splits into ledger transactions. Every data row is accounted for in imports[]: imported, or skipped with its type (deposit, withdrawal, interest, fx_conversion, fee...) and reason; a row that could change a gain and cannot be converted is also a warning saying what to add by hand. With a GBP account (Trading 212, Freetrade) the sterling actually debited or credited is the consideration and conversion fees are costs; foreign-currency accounts (IBKR, Schwab) keep their foreign amounts. --output text prints an editable ledger (`--out 2024.cgt`). Every ledger-reading command also accepts these files directly.",
-	Usage:       "cgt transactions.import FILE... [broker=auto|NAME] [account=LABEL] [--output text --out LEDGER.cgt]",
+	Usage:       "cgt transactions.import FILE... [content=TEXT file_name=NAME] [broker=auto|NAME] [account=LABEL] [--output text --out LEDGER.cgt]",
 	Examples: []registry.Example{
 		{Description: "Import a Trading 212 history export", Args: []string{"cgt/imports/testdata/trading212/kapji_2024_transactions.csv"}},
 		{Description: "Import as an editable ledger, labelling the account", Args: []string{"cgt/imports/testdata/trading212/kapji_2026_transactions.csv", "account=t212", "--output", "text"}},
@@ -64,13 +68,20 @@ var TransactionsImport = registry.NewCommand(registry.Meta{
 }, transactionsImport)
 
 func transactionsImport(_ context.Context, deps *registry.Deps, a TransactionsImportArgs) (TransactionsImportResult, []string, error) {
-	if len(a.Path) == 0 {
-		return TransactionsImportResult{}, nil, envelope.New(envelope.UsageError, "name at least one broker export file",
-			"Give the files as path (positional in the CLI).", "cgt transactions.import history.csv")
+	if len(a.Path) == 0 && a.Content == "" {
+		return TransactionsImportResult{}, nil, envelope.New(envelope.UsageError, "name at least one broker export file, or give an export's content",
+			"Give the files as path (positional in the CLI), or the export's text as content with its file_name.", "cgt transactions.import history.csv")
 	}
 	inputs, err := readPaths(deps, a.Path)
 	if err != nil {
 		return TransactionsImportResult{}, nil, err
+	}
+	if a.Content != "" {
+		name := a.FileName
+		if name == "" {
+			name = "content"
+		}
+		inputs = append(inputs, dsl.Input{File: name, Content: []byte(a.Content)})
 	}
 	opts := imports.Options{Broker: string(a.Broker), Account: a.Account}
 	imps := make([]*imports.Import, 0, len(inputs))
@@ -91,6 +102,7 @@ func transactionsImport(_ context.Context, deps *registry.Deps, a TransactionsIm
 		res.Imports = append(res.Imports, imp.Report)
 	}
 	res.reports = res.Imports
+	res.Ledger = dsl.FormatAll(txns)
 	if len(txns) == 0 {
 		warnings = append(warnings, "no transactions were imported: every row was skipped (see imports[].skipped)")
 	}
@@ -158,3 +170,6 @@ func (BrokerName) SchemaMap() map[string]any {
 	}
 	return map[string]any{"type": "string", "enum": enum}
 }
+
+// RecordEntity names the result's own record, which carries the count and the ledger text.
+func (r TransactionsImportResult) RecordEntity() string { return "import" }

@@ -41,7 +41,7 @@ var TransactionsToDSL = registry.NewCommand(registry.Meta{
 }, transactionsToDSL)
 
 func transactionsToDSL(_ context.Context, deps *registry.Deps, a TransactionsToDSLArgs) (TransactionsToDSLResult, []string, error) {
-	txns, warnings, err := readLedger(&registry.Deps{}, ledgerInput{a.CGTContent, a.Transactions, nil})
+	txns, warnings, err := readLedger(&registry.Deps{}, ledgerInput{content: a.CGTContent, transactions: a.Transactions})
 	if err != nil {
 		return TransactionsToDSLResult{}, warnings, err
 	}

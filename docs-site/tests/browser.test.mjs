@@ -191,7 +191,7 @@ test('home page, a command page from the sidebar, and tools.json', { skip, timeo
   assert.deepEqual(failedRequests, [], 'requests that failed');
 });
 
-test('the pages for people: start here, filing the SA108, the FAQ; tables fit a phone', { skip, timeout: 120_000 }, async () => {
+test('the pages for people: start here, filing the SA108, the FAQ, before 5 April; tables fit a phone', { skip, timeout: 120_000 }, async () => {
   const page = await context.newPage();
   page.on('pageerror', (err) => pageErrors.push(`${page.url()}: ${err.message}`));
   await page.setViewportSize({ width: 390, height: 844 });
@@ -199,6 +199,7 @@ test('the pages for people: start here, filing the SA108, the FAQ; tables fit a 
     ['/people/start-here/', 'Start here', 'taxable_income'],
     ['/people/filing-sa108/', 'Filing the SA108 step by step', 'Box 51 for 2024/25'],
     ['/people/faq/', 'FAQ', 'ISA'],
+    ['/people/before-5-april/', 'Before 5 April', 'bed and breakfast'],
     ['/commands/report-calculate/', 'report.calculate', 'taxable_income'],
   ]) {
     const response = await page.goto(`${baseURL}${path}`);

@@ -1,0 +1,208 @@
+package commands
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/cgt-tools/cgt/cgt/engine"
+	"github.com/cgt-tools/cgt/cgt/model"
+	"github.com/cgt-tools/cgt/cgt/taxyear"
+	"github.com/cgt-tools/cgt/envelope"
+	"github.com/cgt-tools/cgt/registry"
+)
+
+// PlanAllowanceArgs are the arguments of plan.allowance.
+type PlanAllowanceArgs struct {
+	Year   any `json:"year,omitempty" jsonschema:"oneof_type=integer;string" jsonschema_description:"Tax year." cgt:"alias=tax_year"`
+	Prices any `json:"prices,omitempty" jsonschema:"oneof_type=string;array;object" jsonschema_description:"Prices, e.g. \"AAPL=190.50 USD,VWRL=98.2\"."`
+	PlanArgs
+}
+
+// PlanAllowanceResult is how much of a tax year's annual exempt amount is used and left.
+type PlanAllowanceResult struct {
+	_                  struct{}    `record:"kind=plan_allowance"`
+	Projection         bool        `json:"projection" jsonschema_description:"Always true: a projection, not a record."`
+	Note               string      `json:"note" jsonschema_description:"What a projection is."`
+	TaxYear            string      `json:"tax_year" record:"period" jsonschema_description:"The tax year."`
+	Date               model.Date  `json:"date" record:"timestamp" jsonschema_description:"The day the plan is made for."`
+	DisposalCount      int         `json:"disposal_count" jsonschema_description:"Disposals in the year so far."`
+	AnnualExemptAmount model.Money `json:"annual_exempt_amount" jsonschema_description:"The year's annual exempt amount (GBP)."`
+	YearFigures
+	Holdings    []Unrealised `json:"holdings" record:"rows=holding" jsonschema_description:"Holdings on the date, with the gain a full sale at the prices given would realise."`
+	OpenWindows []OpenWindow `json:"open_windows" record:"rows=window" jsonschema_description:"Recent sales a purchase up to until would still be matched with (30-day rule)."`
+	ledger      string
+	year        taxyear.Year
+	unpriced    []string
+	anyPrice    bool
+}
+
+// Unrealised is a holding and what selling all of it at the price given would realise.
+type Unrealised struct {
+	Ticker   string        `json:"ticker" record:"entity" jsonschema_description:"Security."`
+	Quantity model.Decimal `json:"quantity" jsonschema_description:"Shares in the Section 104 pool on the date."`
+	Cost     model.Money   `json:"cost" jsonschema_description:"Pool cost (GBP)."`
+	Price    string        `json:"price,omitempty" jsonschema_description:"Price given."`
+	Gain     *model.Money  `json:"unrealised_gain,omitempty" jsonschema_description:"Gain (negative: loss) a full sale on the date at the price would realise, by the engine with every rule (GBP)."`
+}
+
+// OpenWindow is a recent sale whose 30-day window is still open.
+type OpenWindow struct {
+	Ticker    string        `json:"ticker" record:"entity" jsonschema_description:"Security sold."`
+	SaleDate  model.Date    `json:"sale_date" record:"timestamp" jsonschema_description:"Day of the sale."`
+	Quantity  model.Decimal `json:"quantity" jsonschema_description:"Shares sold."`
+	Until     model.Date    `json:"until" jsonschema_description:"A purchase up to this day is matched with the sale."`
+	SafeRebuy model.Date    `json:"first_safe_rebuy" jsonschema_description:"First day a purchase is not."`
+}
+
+// RecordEntity names records that have no ticker of their own.
+func (r PlanAllowanceResult) RecordEntity() string { return r.ledger }
+
+// PlanAllowance reports the annual exempt amount left.
+var PlanAllowance = registry.NewCommand(registry.Meta{
+	Name:        "plan.allowance",
+	MCPName:     "plan_allowance",
+	Summary:     "The annual exempt amount left this tax year, unrealised gains at given prices, open 30-day windows",
+	Description: "The tax year's net gain so far, the annual exempt amount left and losses available; with prices, each holding's unrealised gain.",
+	Usage:       "cgt plan.allowance FILE... [date=YYYY-MM-DD] [year=2026] [prices=\"TICKER=PRICE [CCY],...\"]",
+	Examples: []registry.Example{
+		{Description: "The allowance left on 20 March 2027, with unrealised gains", Args: []string{"examples/planning.cgt", "date=2027-03-20", "prices=VWRL=98.20,AAPL=230 USD,VOD.L=0.72,LGEN=2.55"}},
+	},
+	SideEffects:    registry.LocalFileRead,
+	RateLimitNotes: "None.",
+	CitationFields: []string{"exempt_left", "net_gain", "holdings[].unrealised_gain"},
+	Agent: registry.Agent{
+		UseWhen:   []string{"The user asks how much they can sell tax-free this year."},
+		AvoidWhen: []string{},
+		NextSteps: []string{"plan.harvest", "plan.sale"},
+	},
+}, planAllowance)
+
+func planAllowance(_ context.Context, deps *registry.Deps, a PlanAllowanceArgs) (PlanAllowanceResult, []string, error) {
+	prices, order, err := parsePrices(a.Prices)
+	if err != nil {
+		return PlanAllowanceResult{}, nil, err
+	}
+	p, err := newPlanner(deps, a.PlanArgs)
+	if err != nil {
+		return PlanAllowanceResult{}, nil, err
+	}
+	if err := p.yearArg(a.Year, a.Date != ""); err != nil {
+		return PlanAllowanceResult{}, p.warnings(), err
+	}
+	res := PlanAllowanceResult{Projection: true, Note: planNote, TaxYear: p.year.Period(), Date: p.date,
+		DisposalCount: p.baseTY.DisposalCount, AnnualExemptAmount: p.baseTY.AnnualExemptAmount,
+		YearFigures: p.figures(p.baseTY), Holdings: []Unrealised{}, OpenWindows: []OpenWindow{}, ledger: p.ledger, year: p.year}
+	used := map[string]bool{}
+	var notes []string
+	for _, h := range p.base.HoldingsAt(p.date) {
+		u := Unrealised{Ticker: h.Ticker, Quantity: h.Quantity, Cost: h.Cost}
+		pr, ok := prices[strings.ToUpper(h.Ticker)]
+		if ok {
+			used[strings.ToUpper(h.Ticker)] = true
+			u.Price = pr.String()
+			g, err := p.fullSaleGain(h, pr)
+			if err != nil {
+				// A full sale the ledger's later transactions cannot follow (they sell shares it
+				// would have sold): no figure, and why.
+				notes = append(notes, fmt.Sprintf("%s: no unrealised gain: a sale of all %s on %s fails with the ledger's later transactions: %s",
+					h.Ticker, h.Quantity.Exact(), p.date, envelope.FromError(err).Message))
+			} else {
+				u.Gain = &g
+				res.anyPrice = true
+			}
+		} else {
+			res.unpriced = append(res.unpriced, h.Ticker)
+		}
+		res.Holdings = append(res.Holdings, u)
+	}
+	res.OpenWindows = openWindows(p.base, p.date)
+	for _, t := range order {
+		if !used[t] {
+			notes = append(notes, fmt.Sprintf("prices names %s, which is not held on %s; it is not used.", t, p.date))
+		}
+	}
+	if len(prices) > 0 && len(res.unpriced) > 0 {
+		notes = append(notes, "no price given for "+strings.Join(res.unpriced, ", ")+": no unrealised gain shown.")
+	}
+	return res, p.warnings(notes...), nil
+}
+
+// yearArg makes the plan about the year asked for; a year given without a date puts the
+// plan's date in that year (today when today is in it, else its last day).
+func (p *planner) yearArg(v any, dateGiven bool) error {
+	if v == nil || v == "" {
+		return nil
+	}
+	y, _, err := parseYear(v)
+	if err != nil {
+		return err
+	}
+	if !dateGiven && !y.Contains(p.date) {
+		p.date = y.EndDate()
+		if y.Contains(p.today) {
+			p.date = p.today
+		}
+	}
+	p.setYear(y)
+	return nil
+}
+
+// fullSaleGain is the change in the year's net gain if all of a holding were sold on the plan's
+// date at price: the engine's figure with every rule.
+func (p *planner) fullSaleGain(h engine.Holding, pr price) (model.Money, error) {
+	_, ty, err := p.run([]sale{{ticker: h.Ticker, quantity: h.Quantity.Exact(), price: pr}})
+	if err != nil {
+		return model.Money{}, err
+	}
+	return delta(ty.NetGain, p.baseTY.NetGain), nil
+}
+
+// openWindows lists the sales in the 30 days up to d whose window reaches past d: a purchase
+// from d+1 to until would be matched with them.
+func openWindows(rep *engine.Report, d model.Date) []OpenWindow {
+	out := []OpenWindow{}
+	for _, ty := range rep.TaxYears {
+		if ty.EndDate < d.AddDays(-31) || ty.StartDate > d {
+			continue
+		}
+		for _, ds := range ty.Disposals {
+			until, safe := rebuyWindow(ds.Date)
+			if ds.Date > d || until < d || ds.Kind != "" {
+				continue
+			}
+			out = append(out, OpenWindow{Ticker: ds.Ticker, SaleDate: ds.Date, Quantity: ds.Quantity, Until: until, SafeRebuy: safe})
+		}
+	}
+	return out
+}
+
+// WriteText is the allowance for people.
+func (r PlanAllowanceResult) WriteText(w io.Writer, warnings []string) error {
+	var b strings.Builder
+	fmt.Fprintf(&b, "Tax year %s, as of %s\n", r.TaxYear, r.Date)
+	fmt.Fprintf(&b, "  Net gain so far        %12s  (%d disposal%s)\n", gbp(r.NetGain), r.DisposalCount, plural(r.DisposalCount))
+	fmt.Fprintf(&b, "  Annual exempt amount   %12s\n", gbp(r.AnnualExemptAmount))
+	fmt.Fprintf(&b, "  Left to use            %12s\n", gbp(r.ExemptLeft))
+	fmt.Fprintf(&b, "  Losses available       %12s  (brought forward; used only on gains above the exempt amount)\n", gbp(r.LossesAvailable))
+	if len(r.Holdings) > 0 {
+		b.WriteString("Holdings\n")
+		for _, h := range r.Holdings {
+			fmt.Fprintf(&b, "  %-10s %12s shares  cost %12s", h.Ticker, h.Quantity.Exact(), gbp(h.Cost))
+			if h.Gain != nil {
+				fmt.Fprintf(&b, "  at %s: unrealised %s", h.Price, gbp(*h.Gain))
+			}
+			b.WriteString("\n")
+		}
+	}
+	for _, o := range r.OpenWindows {
+		fmt.Fprintf(&b, "30-day window open: %s sold on %s; buying it back up to %s is matched with that sale (safe from %s).\n", o.Ticker, o.SaleDate, o.Until, o.SafeRebuy)
+	}
+	for _, wn := range warnings {
+		fmt.Fprintf(&b, "note: %s\n", wn)
+	}
+	b.WriteString(planNote + "\n")
+	_, err := io.WriteString(w, b.String())
+	return err
+}
