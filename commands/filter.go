@@ -12,14 +12,14 @@ import (
 
 // TickerArg is the ticker filter of the ledger-reading commands.
 type TickerArg struct {
-	Ticker any `json:"ticker,omitempty" jsonschema:"oneof_type=string;array" jsonschema_description:"Only this ticker, or these, e.g. [\"AAPL\",\"VOD.L\"]."`
+	Ticker any `json:"ticker,omitempty" jsonschema:"oneof_type=string;array" jsonschema_description:"Only these tickers."`
 }
 
 // PeriodArgs are the date filters of the ledger-reading commands. They pick what is shown;
 // the calculation always reads the whole ledger (a pool is built from every earlier purchase).
 type PeriodArgs struct {
-	From string `json:"from,omitempty" jsonschema:"format=date" jsonschema_description:"Only from this date, YYYY-MM-DD."`
-	To   string `json:"to,omitempty" jsonschema:"format=date" jsonschema_description:"Only up to this date, YYYY-MM-DD."`
+	From string `json:"from,omitempty" jsonschema:"format=date" jsonschema_description:"From this date."`
+	To   string `json:"to,omitempty" jsonschema:"format=date" jsonschema_description:"To this date."`
 }
 
 // FilterArgs are the ticker and date filters together.

@@ -74,7 +74,8 @@ func AgentTools(cat *catalog.Catalog, defaults map[string]any, structured bool) 
 	for i, c := range cat.Commands {
 		t := &tools[i]
 		t.Description = names.Replace(brief(c.Summary, c.Agent.UseWhen))
-		in, err := marshalJSON(withDefaults(c.InputSchema, defaults))
+		t.Title = "" // the description starts with it: said once
+		in, err := marshalJSON(lighten(withDefaults(c.InputSchema, defaults)))
 		if err != nil {
 			return nil, fmt.Errorf("input schema of %s: %w", c.Name, err)
 		}
@@ -92,10 +93,11 @@ func brief(summary, useWhen string) string {
 	if useWhen = strings.TrimSpace(useWhen); useWhen == "" {
 		return summary + "."
 	}
-	if s, ok := strings.CutPrefix(useWhen, "The user"); ok {
-		useWhen = "the user" + s
+	useWhen = strings.TrimPrefix(strings.TrimPrefix(useWhen, "Use when "), "use when ")
+	if len(useWhen) > 1 && useWhen[0] >= 'A' && useWhen[0] <= 'Z' && useWhen[1] >= 'a' && useWhen[1] <= 'z' {
+		useWhen = strings.ToLower(useWhen[:1]) + useWhen[1:] // "Checking ..." reads on from "Use when"
 	}
-	return summary + ". Use when " + strings.TrimPrefix(strings.TrimPrefix(useWhen, "Use when "), "use when ")
+	return summary + ". Use when " + useWhen
 }
 
 // withDefaults returns an input schema whose properties show the front end's defaults
@@ -127,6 +129,55 @@ func withDefaults(schema map[string]any, defaults map[string]any) map[string]any
 	out["properties"] = np
 	return out
 }
+
+// lighten returns an input schema as a model needs to read it: names, types, enums, defaults
+// and descriptions. A choice between plain types ({"oneOf":[{"type":"string"},{"type":"array"}]})
+// is written as a list of types, and the keywords that only validate (bounds, lengths,
+// patterns, formats) are left out: the descriptions say the form, and the server checks every
+// call against the full schema (published in tools.json), answering with the expected form.
+func lighten(schema map[string]any) map[string]any {
+	props, _ := schema["properties"].(map[string]any)
+	if props == nil {
+		return schema
+	}
+	out := make(map[string]any, len(schema))
+	for k, v := range schema {
+		out[k] = v
+	}
+	np := make(map[string]any, len(props))
+	for k, v := range props {
+		np[k] = v
+		p, ok := v.(map[string]any)
+		if !ok {
+			continue
+		}
+		q := make(map[string]any, len(p))
+		for pk, pv := range p {
+			q[pk] = pv
+		}
+		for _, kw := range validationOnly {
+			delete(q, kw)
+		}
+		alts, _ := p["oneOf"].([]any)
+		types := make([]any, 0, len(alts))
+		for _, a := range alts {
+			am, _ := a.(map[string]any)
+			if t, ok := am["type"].(string); ok {
+				types = append(types, t)
+			}
+		}
+		if len(alts) > 0 && len(types) == len(alts) {
+			delete(q, "oneOf")
+			q["type"] = types
+		}
+		np[k] = q
+	}
+	out["properties"] = np
+	return out
+}
+
+// validationOnly are the keywords lighten leaves out.
+var validationOnly = []string{"minimum", "maximum", "minLength", "maxLength", "minItems", "pattern", "format"}
 
 // CatalogTools turns catalog commands into tools: MCP names, the description with the
 // agent's routing hints, and the schemas as published.
