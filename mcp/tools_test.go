@@ -207,14 +207,6 @@ func jsonEqualValues(a, b any) bool {
 	return string(ja) == string(jb)
 }
 
-func checkSchema(t *testing.T, what string, got json.RawMessage, want map[string]any) {
-	t.Helper()
-	wantJSON, _ := json.Marshal(want)
-	if !jsonEqual(t, got, wantJSON) {
-		t.Errorf("%s schema differs from the catalog:\n got %.300s\nwant %.300s", what, got, wantJSON)
-	}
-}
-
 func checkAnnotations(t *testing.T, c catalog.Command, a mcpgo.ToolAnnotation) {
 	t.Helper()
 	if a.ReadOnlyHint == nil || a.DestructiveHint == nil || a.IdempotentHint == nil || a.OpenWorldHint == nil {
