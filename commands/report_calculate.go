@@ -41,6 +41,17 @@ const (
 type ReportResult struct {
 	*engine.Report
 	ledger string
+	// filing, for the summary and disposals details, is what the dense formats write:
+	// the figures that go on the return (report_filing.go).
+	filing *filingView
+}
+
+// RecordView gives the dense formats the filing view when the detail asked for one.
+func (r ReportResult) RecordView() any {
+	if r.filing == nil {
+		return nil
+	}
+	return *r.filing
 }
 
 // WriteText is the report for the person filing (--output text).
@@ -118,15 +129,16 @@ func reportCalculate(_ context.Context, deps *registry.Deps, a ReportCalculateAr
 	if len(rep.TaxYears) == 0 && f.active() {
 		warnings = append(warnings, "no tax year falls within from/to")
 	}
+	res := ReportResult{Report: rep, ledger: a.ledgerName()}
 	switch a.Detail {
-	case DetailSummary:
-		summarize(rep, false)
-	case DetailDisposals:
-		summarize(rep, true)
+	case DetailSummary, DetailDisposals:
+		summarize(rep, a.Detail == DetailDisposals)
+		v := newFilingView(rep, res.ledger)
+		res.filing = &v
 	}
 	// A match's steps are written as the result is rendered (Match.AppendJSON, Match.Prose),
 	// not kept: a large report's steps run to hundreds of megabytes.
-	return ReportResult{Report: rep, ledger: a.ledgerName()}, warnings, nil
+	return res, warnings, nil
 }
 
 // summarize leaves out what a summary does not show: the disposals (unless kept), every
@@ -190,7 +202,9 @@ func (in income) warnings(rep *engine.Report) []string {
 			out = append(out, "basic_band_extension is used only with taxable_income, which was not given.")
 		}
 		for _, ty := range rep.TaxYears {
-			if ty.DisposalCount > 0 {
+			// Only where there is tax to work out: with no taxable gain the tax is nil
+			// whatever the income, and the note would be a general notice on every answer.
+			if ty.TaxableGain.Exact().IsPositive() {
 				out = append(out, "tax payable not worked out: give taxable_income (income after allowances, e.g. 52000, or per year 2023:52000,2024:60000) for the tax payable and the 2024/25 box 51 figure.")
 				break
 			}

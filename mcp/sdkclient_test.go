@@ -32,7 +32,7 @@ type sdkSummary struct {
 	// With the stand-ins of CGT_EXTRA_TOOLS added, and each tool's own count.
 	ToolsListWithExtraTokens int            `json:"toolsListWithExtraTokens"`
 	ToolTokens               map[string]int `json:"toolTokens"`
-	Tools           []struct {
+	Tools                    []struct {
 		Name            string         `json:"name"`
 		Annotations     map[string]any `json:"annotations"`
 		HasOutputSchema bool           `json:"hasOutputSchema"`

@@ -17,6 +17,7 @@ import (
 const (
 	toolsListBudget   = 4000  // tokens of tools/list
 	yearAnswerBudget  = 1500  // "total gains and losses for 2024/25" in one call
+	filingBudget      = 500   // "the SA108 boxes for 2024/25 and the tax at £60,000" in one call
 	resultBudget      = 25000 // any result with default arguments
 	tokensLedgerFile  = "mcp/testdata/ledger40.cgt"
 	tokensLedgerTitle = "40 trades, 2020/21 to 2024/25"
@@ -42,6 +43,7 @@ func tokenCases() []tokenCase {
 		return out
 	}
 	return []tokenCase{
+		{"SA108 boxes and tax, 2024/25", sdkCall{"calculate_report", with(map[string]any{"year": 2024, "taxable_income": 60000})}, filingBudget},
 		{"gains and losses for 2024/25", sdkCall{"calculate_report", with(map[string]any{"year": 2024, "fields": []any{"gains", "losses"}})}, yearAnswerBudget},
 		{"report for 2024/25 (defaults)", sdkCall{"calculate_report", with(map[string]any{"year": 2024})}, yearAnswerBudget},
 		{"report, every year (defaults)", sdkCall{"calculate_report", with(nil)}, resultBudget},
@@ -103,7 +105,10 @@ func TestTokenBudgets(t *testing.T) {
 			t.Errorf("%s: the result carries its content more than once (structured %v, doubled %v, %d items)", c.what, got.HasStructured, got.Doubled, got.ContentItems)
 		}
 	}
-	if first := sum.Calls[0].Text; !containsAll(first, "gains=", "losses=", "2024/25") {
+	if filing := sum.Calls[0].Text; !containsAll(filing, "2024/25", "sa108.box23=", "sa108.box24=", "sa108.box51=", "tax_due=") || strings.Contains(filing, "[{") {
+		t.Errorf("the filing answer lacks the boxes or the tax:\n%s", filing)
+	}
+	if first := sum.Calls[1].Text; !containsAll(first, "gains=", "losses=", "2024/25") {
 		t.Errorf("the one-call answer lacks the year's gains and losses:\n%s", first)
 	}
 }
