@@ -108,8 +108,11 @@ func reportCalculate(_ context.Context, deps *registry.Deps, a ReportCalculateAr
 	if err != nil {
 		return ReportResult{}, nil, err
 	}
-	rep, warnings, err := calculate(deps, a.LedgerArgs, a.RatesArgs, engine.Options{LossesBroughtForward: lbf, Income: inc.forYear})
+	rep, txns, warnings, err := calculateLedger(deps, a.LedgerArgs, a.RatesArgs, engine.Options{LossesBroughtForward: lbf, Income: inc.forYear})
 	if err != nil {
+		return ReportResult{}, warnings, err
+	}
+	if err := f.check(txns); err != nil {
 		return ReportResult{}, warnings, err
 	}
 	if hasYear {

@@ -139,3 +139,21 @@ func TestAliasesAcceptedNotListed(t *testing.T) {
 		}
 	}
 }
+
+// A filter that matches nothing is an error naming what the ledger has, never the whole
+// ledger's totals.
+func TestFilterMatchingNothingIsAnError(t *testing.T) {
+	c := newClient(t, repoRoot(t))
+	for _, tc := range []struct {
+		args map[string]any
+		want []string
+	}{
+		{map[string]any{"path": []any{tokensLedgerFile}, "year": 2024, "ticker": "APPL"}, []string{"error|not_found|", "Did you mean AAPL?", `example={"ticker":"AAPL"}`}},
+		{map[string]any{"path": []any{tokensLedgerFile}, "from": "2030-01-01"}, []string{"error|invalid_argument|", "2020-05-04 to 2025-03-03"}},
+	} {
+		text, isErr := callText(t, c, "calculate_report", tc.args)
+		if !isErr || !containsAll(text, tc.want...) || strings.Contains(text, "tax_year") {
+			t.Errorf("%v: want an error with %q, got:\n%s", tc.args, tc.want, text)
+		}
+	}
+}
