@@ -24,5 +24,5 @@ func fileAccessNote(roots *Roots) string {
 		return "- This server reads no files: a path or rates argument is refused (permission_denied). Pass the ledger in cgt_content instead.\n"
 	}
 	return "- A path argument may name ledger files, and a rates argument HMRC's monthly exchange-rate XML files or directories of them, inside " + strings.Join(roots.dirs, ", ") +
-		" (relative paths are taken from there); any other path is refused (permission_denied).\n"
+		" (relative paths are taken from there); any other path is refused (permission_denied). The ledgers, broker exports and rate files found there are listed as resources (file: URIs, named by their path to pass in path).\n"
 }

@@ -1,10 +1,12 @@
 package mcp
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"strings"
 
+	mcpgo "github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 
 	"github.com/cgt-tools/cgt/catalog"
@@ -56,8 +58,16 @@ func New(newRegistry NewRegistryFunc, opts Options) (*server.MCPServer, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := newMCPServer("cgt", opts.Version, instructions(roots), tools, registryRunner{reg: reg, structured: opts.Structured, defaults: defaults})
+	// The files under the roots are listed again on each resources/list (rootfiles.go).
+	lister := &rootLister{roots: roots}
+	hooks := &server.Hooks{}
+	hooks.AddBeforeListResources(func(context.Context, any, *mcpgo.ListResourcesRequest) { lister.refresh() })
+	s := newMCPServer("cgt", opts.Version, instructions(roots), tools, registryRunner{reg: reg, structured: opts.Structured, defaults: defaults},
+		server.WithHooks(hooks), server.WithPromptCapabilities(false))
 	addResources(s, cgtResources(catJSON))
+	lister.s = s
+	lister.refresh()
+	addPrompts(s, tools)
 	return s, nil
 }
 
@@ -252,13 +262,13 @@ func checkNames(tools []Tool) error {
 
 // newMCPServer declares the capabilities (tools and resources, both fixed for the session) and
 // registers every tool with the generic handler.
-func newMCPServer(name, version, instructions string, tools []Tool, run Runner) *server.MCPServer {
-	s := server.NewMCPServer(name, version,
+func newMCPServer(name, version, instructions string, tools []Tool, run Runner, more ...server.ServerOption) *server.MCPServer {
+	s := server.NewMCPServer(name, version, append([]server.ServerOption{
 		server.WithToolCapabilities(false),
 		server.WithResourceCapabilities(false, false),
 		server.WithInstructions(instructions),
 		server.WithRecovery(),
-	)
+	}, more...)...)
 	st := make([]server.ServerTool, len(tools))
 	for i, t := range tools {
 		st[i] = serverTool(t, run)

@@ -60,7 +60,7 @@ async function main() {
   const { resources } = await client.listResources();
   for (const r of resources) {
     const read = await client.readResource({ uri: r.uri });
-    summary.resources.push({ uri: r.uri, mimeType: r.mimeType, bytes: read.contents[0].text.length });
+    summary.resources.push({ uri: r.uri, mimeType: r.mimeType, bytes: (read.contents[0].text ?? read.contents[0].blob ?? "").length });
   }
   for (const { name, arguments: callArgs } of calls) {
     // callTool validates structuredContent against the tool's outputSchema, when there is one.
