@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	mcpgo "github.com/mark3labs/mcp-go/mcp"
@@ -27,6 +28,9 @@ type Options struct {
 	Structured bool
 	// DefaultOutput is the output format of a call that does not name one: compact when empty.
 	DefaultOutput string
+	// Toolsets, when set, are the command namespaces whose tools are served (report,
+	// holdings, ...); "all", or none, serves every tool.
+	Toolsets []string
 }
 
 // NewRegistryFunc builds cgt's registry with the dependencies a front end supplies
@@ -52,6 +56,9 @@ func New(newRegistry NewRegistryFunc, opts Options) (*server.MCPServer, error) {
 	defaults := agentDefaults(output)
 	tools, err := AgentTools(cat, defaults, opts.Structured)
 	if err != nil {
+		return nil, err
+	}
+	if tools, err = inToolsets(tools, opts.Toolsets); err != nil {
 		return nil, err
 	}
 	catJSON, err := catalog.JSON(cat) // byte for byte the committed tools.json
@@ -138,6 +145,29 @@ func withDefaults(schema map[string]any, defaults map[string]any) map[string]any
 	}
 	out["properties"] = np
 	return out
+}
+
+// inToolsets keeps the tools whose command is in one of the namespaces named; none, or
+// "all", keeps every tool. A name that is no namespace is an error listing those there are.
+func inToolsets(tools []Tool, sets []string) ([]Tool, error) {
+	if len(sets) == 0 || slices.Contains(sets, "all") {
+		return tools, nil
+	}
+	var names []string
+	for _, t := range tools {
+		if ns, _, _ := strings.Cut(t.Command, "."); !slices.Contains(names, ns) {
+			names = append(names, ns)
+		}
+	}
+	for _, s := range sets {
+		if !slices.Contains(names, s) {
+			return nil, fmt.Errorf("--toolsets: no toolset %q (toolsets: %s, or all)", s, strings.Join(names, ", "))
+		}
+	}
+	return slices.DeleteFunc(slices.Clone(tools), func(t Tool) bool {
+		ns, _, _ := strings.Cut(t.Command, ".")
+		return !slices.Contains(sets, ns)
+	}), nil
 }
 
 // lighten returns an input schema as a model needs to read it: names, types, enums, defaults

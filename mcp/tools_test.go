@@ -505,3 +505,35 @@ func TestToolName(t *testing.T) {
 		}
 	}
 }
+
+// --toolsets serves only the tools of the namespaces named; a name that is none is an error
+// listing those there are.
+func TestToolsets(t *testing.T) {
+	s, err := mcp.New(commands.NewRegistry, mcp.Options{Version: "test", Toolsets: []string{"report", "holdings"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var list struct {
+		Tools []listedTool `json:"tools"`
+	}
+	rpcResult(t, s, "tools/list", nil, &list)
+	var names []string
+	for _, tool := range list.Tools {
+		names = append(names, tool.Name)
+	}
+	slices.Sort(names)
+	if strings.Join(names, ",") != "calculate_report,list_holdings" {
+		t.Errorf("served %v", names)
+	}
+	if _, err := mcp.New(commands.NewRegistry, mcp.Options{Toolsets: []string{"reports"}}); err == nil || !strings.Contains(err.Error(), "report, ") {
+		t.Errorf("an unknown toolset: %v", err)
+	}
+	all, err := mcp.New(commands.NewRegistry, mcp.Options{Toolsets: []string{"all"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rpcResult(t, all, "tools/list", nil, &list)
+	if len(list.Tools) != len(testRegistry(t).Commands()) {
+		t.Errorf("all serves %d tools", len(list.Tools))
+	}
+}
