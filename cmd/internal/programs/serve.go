@@ -18,7 +18,7 @@ import (
 func Serve(version string, args []string, stdout, stderr io.Writer) int {
 	if wantsHelp(args) {
 		toolcli.ServeHelp(stdout, "  --root DIR\n        let cgt's tools read ledger files inside DIR (repeatable); without it ledgers are passed inline\n"+
-			"  --structured\n        publish cgt's tools' output schemas and answer output json with the envelope as structuredContent\n")
+			"  --structured\n        publish cgt's tools' output schemas and answer with the envelope as structuredContent (JSON by default)\n")
 		return exitOK
 	}
 	roots, rest, err := takeRoots(args)
@@ -38,10 +38,15 @@ func Serve(version string, args []string, stdout, stderr io.Writer) int {
 	// The tools answer as over MCP: compact text by default, and with output json the
 	// envelope as JSON text. With --structured (as cgt mcp --structured) their output schemas
 	// are published — listTools' hasStructuredOutput is then true and describeTool gives the
-	// schema when asked — and output json answers with the envelope as structuredContent.
+	// schema when asked — and they answer in JSON by default, the envelope as structuredContent
+	// (an MCP tool with an output schema answers with content that fits it).
 	// Without it no tool has an output schema, so hasStructuredOutput is false, as describeTool
 	// gives none.
-	s, err := mcp.New(commands.NewRegistry, mcp.Options{Version: version, Roots: roots, Structured: structured})
+	opts := mcp.Options{Version: version, Roots: roots, Structured: structured}
+	if structured {
+		opts.DefaultOutput = "json" // a tool with an output schema answers with structured content
+	}
+	s, err := mcp.New(commands.NewRegistry, opts)
 	if err != nil {
 		fmt.Fprintln(stderr, "Error:", err)
 		return exitError
