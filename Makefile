@@ -1,7 +1,7 @@
 # cgt — common tasks. `make test` is the command CI runs (see README.md).
 GO ?= go
 
-.PHONY: build test race gen gen-check bench bench-report bench-mcp bench-toolcli ledgers fuzz lint fx docs docs-test clean
+.PHONY: build test sdkclient race gen gen-check bench bench-report bench-mcp bench-toolcli ledgers fuzz lint fx docs docs-test clean
 
 # Every program: cgt and the siblings its built-ins hand over to (cgt-mcp, cgt-serve, tool-cli,
 # cgt-gen), side by side in bin/ as `cgt mcp` expects them.
@@ -14,7 +14,7 @@ build:
 RACE_PKGS := ./cgt/... ./mcp/... ./toolcli/... ./envelope/... ./records/...
 STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.8.2
 
-test: lint
+test: lint sdkclient
 	$(GO) test ./...
 	$(GO) test -race -short $(RACE_PKGS)
 
@@ -23,6 +23,15 @@ race:
 
 gen:
 	$(GO) run ./cmd/cgt-gen
+
+# The official MCP TypeScript SDK client and the tokenizer that the mcp tests drive the server
+# with (protocol checks and the token budgets): installed when npm is present and they are not
+# yet, so the tests run wherever Node is; without Node they skip with a message (fail under CI).
+SDKCLIENT := mcp/testdata/sdkclient
+sdkclient:
+	@if [ ! -d $(SDKCLIENT)/node_modules ] && command -v npm >/dev/null 2>&1; then \
+		npm ci --no-audit --no-fund --prefix $(SDKCLIENT) || echo "npm ci failed: the MCP SDK client tests will skip"; \
+	fi
 
 gen-check:
 	$(GO) run ./cmd/cgt-gen --check

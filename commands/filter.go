@@ -3,6 +3,7 @@ package commands
 import (
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/cgt-tools/cgt/cgt/engine"
@@ -12,14 +13,14 @@ import (
 
 // TickerArg is the ticker filter of the ledger-reading commands.
 type TickerArg struct {
-	Ticker any `json:"ticker,omitempty" jsonschema:"oneof_type=string;array" jsonschema_description:"Only this ticker, or these, e.g. [\"AAPL\",\"VOD.L\"]."`
+	Ticker any `json:"ticker,omitempty" jsonschema:"oneof_type=string;array" jsonschema_description:"Only these tickers."`
 }
 
 // PeriodArgs are the date filters of the ledger-reading commands. They pick what is shown;
 // the calculation always reads the whole ledger (a pool is built from every earlier purchase).
 type PeriodArgs struct {
-	From string `json:"from,omitempty" jsonschema:"format=date" jsonschema_description:"Only from this date, YYYY-MM-DD."`
-	To   string `json:"to,omitempty" jsonschema:"format=date" jsonschema_description:"Only up to this date, YYYY-MM-DD."`
+	From string `json:"from,omitempty" jsonschema:"format=date" jsonschema_description:"From this date."`
+	To   string `json:"to,omitempty" jsonschema:"format=date" jsonschema_description:"To this date."`
 }
 
 // FilterArgs are the ticker and date filters together.
@@ -91,6 +92,91 @@ func (a FilterArgs) filter() (filter, error) {
 			"Give from on or before to.", `{"from":"2024-04-06","to":"2025-04-05"}`).With("argument", "to")
 	}
 	return f, nil
+}
+
+// check refuses a filter that matches nothing in the ledger, rather than answer with an
+// empty result or a tax year's totals that look like the filtered figures: a ticker the
+// ledger does not have (not_found, with the nearest it has), or from/to around no
+// transaction (invalid_argument, with the ledger's dates).
+func (f filter) check(txns []model.Transaction) error {
+	if !f.active() || len(txns) == 0 {
+		return nil
+	}
+	known := map[string]bool{}
+	first, last := txns[0].Date, txns[0].Date
+	inDates := false
+	for i := range txns {
+		t := &txns[i]
+		known[strings.ToUpper(t.Ticker)] = true
+		if t.NewTicker != "" {
+			known[strings.ToUpper(t.NewTicker)] = true
+		}
+		first, last = min(first, t.Date), max(last, t.Date)
+		inDates = inDates || f.date(t.Date)
+	}
+	var missing []string
+	for t := range f.tickers {
+		if !known[t] {
+			missing = append(missing, t)
+		}
+	}
+	if len(missing) > 0 {
+		slices.Sort(missing)
+		names := make([]string, 0, len(known))
+		for t := range known {
+			if t != "" {
+				names = append(names, t)
+			}
+		}
+		slices.Sort(names)
+		hint, example := "", `{"ticker":"`+firstOf(names)+`"}`
+		if near := engine.NearTickers(missing[0], names); len(near) > 0 {
+			hint, example = "Did you mean "+strings.Join(near, " or ")+"? ", `{"ticker":"`+near[0]+`"}`
+		}
+		shown := names
+		if len(shown) > 20 {
+			shown = shown[:20]
+		}
+		e := envelope.New(envelope.NotFound, fmt.Sprintf("ticker %s: the ledger has no transaction of %s", strings.Join(missing, ", "), thatTicker(missing)),
+			hint+"Tickers in the ledger: "+strings.Join(shown, ", ")+andMore(len(names)-len(shown))+". Leave ticker out for every security.", example).
+			With("argument", "ticker").With("value", strings.Join(missing, ",")).With("available", names)
+		return e
+	}
+	if (f.hasFrom || f.hasTo) && !inDates {
+		return envelope.New(envelope.InvalidArgument, fmt.Sprintf("from/to (%s to %s) holds none of the ledger's transactions, which run from %s to %s",
+			dateOrAny(f.hasFrom, f.from), dateOrAny(f.hasTo, f.to), first, last),
+			"Give dates that overlap the ledger's, or leave from and to out.", `{"from":"`+first.String()+`","to":"`+last.String()+`"}`).
+			With("argument", "from").With("first", first.String()).With("last", last.String())
+	}
+	return nil
+}
+
+func firstOf(s []string) string {
+	if len(s) == 0 {
+		return ""
+	}
+	return s[0]
+}
+
+func thatTicker(s []string) string {
+	if len(s) == 1 {
+		return "that ticker"
+	}
+	return "those tickers"
+}
+
+func andMore(n int) string {
+	if n <= 0 {
+		return ""
+	}
+	return fmt.Sprintf(" and %d more", n)
+}
+
+func dateOrAny(set bool, d model.Date) string {
+	if !set {
+		return "any date"
+	}
+	return d.String()
 }
 
 // active reports whether any filter is set.

@@ -59,6 +59,9 @@ func holdingsList(_ context.Context, deps *registry.Deps, a HoldingsListArgs) (H
 	if err != nil {
 		return HoldingsListResult{}, warnings, err
 	}
+	if err := f.check(txns); err != nil {
+		return HoldingsListResult{}, warnings, err
+	}
 	var res HoldingsListResult
 	if a.Date == "" {
 		res = HoldingsListResult{AsOf: lastDate(txns), Holdings: rep.Holdings}

@@ -20,9 +20,9 @@ const ledgerExample = "2024-04-01 BUY AAPL 100 @ 150.00 USD FEES 5.00 USD\n2024-
 // LedgerArgs are the arguments of every command that reads a ledger: paths, inline content,
 // a transactions array and extra lines, in any combination (at least one).
 type LedgerArgs struct {
-	Path         []string         `json:"path,omitempty" jsonschema_description:"Ledger files or broker exports (recognised by content), combined." cgt:"pos=0,alias=file,alias=files"`
-	CGTContent   string           `json:"cgt_content,omitempty" jsonschema_description:"Ledger text in cgt's line format, or a JSON array of transactions as text." cgt:"alias=content"`
-	Transactions []map[string]any `json:"transactions,omitempty" jsonschema_description:"Transactions as JSON objects {date, action, ticker, quantity, price, fees, total, tax, ratio}; money as a GBP string or {amount, currency}."`
+	Path         []string         `json:"path,omitempty" jsonschema_description:"Ledger files or broker exports, combined." cgt:"pos=0,alias=file,alias=files"`
+	CGTContent   string           `json:"cgt_content,omitempty" jsonschema_description:"Ledger text (cgt lines, or a JSON array)." cgt:"alias=content"`
+	Transactions []map[string]any `json:"transactions,omitempty" jsonschema_description:"Transaction objects {date, action, ticker, quantity, price, fees}."`
 	Extra        []string         `json:"extra,omitempty" jsonschema_description:"More ledger lines (cited extra:N), e.g. a sale to try."`
 }
 

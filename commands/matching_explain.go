@@ -29,6 +29,10 @@ type MatchingExplainResult struct {
 	Explanation []string        `json:"explanation" jsonschema_description:"The identification as readable steps, rule by rule, ending with the gain."`
 }
 
+// RecordEntity names the explanation's record after the security disposed of: every record
+// has an entity.
+func (r MatchingExplainResult) RecordEntity() string { return r.Disposal.Ticker }
+
 // MatchingExplain shows how a disposal was matched.
 var MatchingExplain = registry.NewCommand(registry.Meta{
 	Name:        "matching.explain",

@@ -21,11 +21,11 @@ import (
 // ReportCalculateArgs are the arguments of report.calculate.
 type ReportCalculateArgs struct {
 	LedgerArgs
-	Year                 any          `json:"year,omitempty" jsonschema:"oneof_type=integer;string" jsonschema_description:"Only this tax year: its start year (2024 means 2024/25) or \"2024/25\". A year without disposals gives zero totals. Omit for every year." cgt:"alias=tax_year"`
-	LossesBroughtForward string       `json:"losses_brought_forward,omitempty" jsonschema:"pattern=^[0-9]+(\\.[0-9]+)?$" jsonschema_description:"Allowable losses (GBP) brought forward from before the ledger's first tax year, e.g. 1250.00." cgt:"alias=losses"`
-	TaxableIncome        *YearAmounts `json:"taxable_income,omitempty" jsonschema_description:"Income after allowances (GBP), for the tax payable and the 2024/25 box 51 figure: one amount (52000), per year \"2023:52000,2024:60000\", or over JSON {\"2023/24\": 52000}. Without it tax is null." cgt:"alias=income"`
-	BasicBandExtension   *YearAmounts `json:"basic_band_extension,omitempty" jsonschema_description:"Gross Gift Aid plus relief-at-source pension contributions (GBP), which extend the basic rate band; forms as taxable_income." cgt:"alias=band_extension"`
-	Detail               string       `json:"detail,omitempty" jsonschema:"enum=summary,enum=disposals,enum=full,default=full" jsonschema_description:"How much to report: summary (tax-year totals, SA108, tax), disposals (and one row per disposal) or full (and matches, pools, holdings)."`
+	Year                 any          `json:"year,omitempty" jsonschema:"oneof_type=integer;string" jsonschema_description:"Tax year: 2024 (for 2024/25) or \"2024/25\". Omit for every year." cgt:"alias=tax_year"`
+	LossesBroughtForward string       `json:"losses_brought_forward,omitempty" jsonschema:"pattern=^[0-9]+(\\.[0-9]+)?$" jsonschema_description:"Losses (GBP) brought forward into the first year, e.g. 1250.00." cgt:"alias=losses"`
+	TaxableIncome        *YearAmounts `json:"taxable_income,omitempty" jsonschema_description:"Income after allowances (GBP), for the tax due and box 51: 60000, or per year \"2023:52000,2024:60000\"." cgt:"alias=income"`
+	BasicBandExtension   *YearAmounts `json:"basic_band_extension,omitempty" jsonschema_description:"Gross Gift Aid and pension contributions (GBP) extending the basic band; forms as taxable_income." cgt:"alias=band_extension"`
+	Detail               string       `json:"detail,omitempty" jsonschema:"enum=summary,enum=disposals,enum=full,default=full" jsonschema_description:"summary: totals, SA108, tax; disposals: and a row per disposal; full: and matches, pools, holdings."`
 	FilterArgs
 	RatesArgs
 }
@@ -42,6 +42,17 @@ const (
 type ReportResult struct {
 	*engine.Report
 	ledger string
+	// filing, for the summary and disposals details, is what the dense formats write:
+	// the figures that go on the return (report_filing.go).
+	filing *filingView
+}
+
+// RecordView gives the dense formats the filing view when the detail asked for one.
+func (r ReportResult) RecordView() any {
+	if r.filing == nil {
+		return nil
+	}
+	return *r.filing
 }
 
 // WriteText is the report for the person filing (--output text).
@@ -98,8 +109,11 @@ func reportCalculate(_ context.Context, deps *registry.Deps, a ReportCalculateAr
 	if err != nil {
 		return ReportResult{}, nil, err
 	}
-	rep, warnings, err := calculate(deps, a.LedgerArgs, a.RatesArgs, engine.Options{LossesBroughtForward: lbf, Income: inc.forYear})
+	rep, txns, warnings, err := calculateLedger(deps, a.LedgerArgs, a.RatesArgs, engine.Options{LossesBroughtForward: lbf, Income: inc.forYear})
 	if err != nil {
+		return ReportResult{}, warnings, err
+	}
+	if err := f.check(txns); err != nil {
 		return ReportResult{}, warnings, err
 	}
 	if hasYear {
@@ -119,15 +133,16 @@ func reportCalculate(_ context.Context, deps *registry.Deps, a ReportCalculateAr
 	if len(rep.TaxYears) == 0 && f.active() {
 		warnings = append(warnings, "no tax year falls within from/to")
 	}
+	res := ReportResult{Report: rep, ledger: a.ledgerName()}
 	switch a.Detail {
-	case DetailSummary:
-		summarize(rep, false)
-	case DetailDisposals:
-		summarize(rep, true)
+	case DetailSummary, DetailDisposals:
+		summarize(rep, a.Detail == DetailDisposals)
+		v := newFilingView(rep, res.ledger)
+		res.filing = &v
 	}
 	// A match's steps are written as the result is rendered (Match.AppendJSON, Match.Prose),
 	// not kept: a large report's steps run to hundreds of megabytes.
-	return ReportResult{Report: rep, ledger: a.ledgerName()}, warnings, nil
+	return res, warnings, nil
 }
 
 // summarize leaves out what a summary does not show: the disposals (unless kept), every
@@ -191,7 +206,9 @@ func (in income) warnings(rep *engine.Report) []string {
 			out = append(out, "basic_band_extension is used only with taxable_income, which was not given.")
 		}
 		for _, ty := range rep.TaxYears {
-			if ty.DisposalCount > 0 {
+			// Only where there is tax to work out: with no taxable gain the tax is nil
+			// whatever the income, and the note would be a general notice on every answer.
+			if ty.TaxableGain.Exact().IsPositive() {
 				out = append(out, "tax payable not worked out: give taxable_income (income after allowances, e.g. 52000, or per year 2023:52000,2024:60000) for the tax payable and the 2024/25 box 51 figure.")
 				break
 			}

@@ -50,6 +50,9 @@ func transactionsParse(_ context.Context, deps *registry.Deps, a TransactionsPar
 	if err != nil {
 		return TransactionsParseResult{}, warnings, err
 	}
+	if err := f.check(txns); err != nil {
+		return TransactionsParseResult{}, warnings, err
+	}
 	if f.active() {
 		all := len(txns)
 		kept := txns[:0:0]

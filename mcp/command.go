@@ -28,7 +28,7 @@ const (
 )
 
 const usageText = `Usage:
-  cgt mcp [--root DIR]... [--structured]
+  cgt mcp [--root DIR]... [--toolsets NAME,...] [--structured]
   cgt mcp --catalog FILE --exec PROGRAM [--allow LABEL]... [--structured]
 
 Serves cgt's commands as MCP tools over stdio (newline-delimited JSON-RPC on stdin and
@@ -37,6 +37,9 @@ SIGTERM, SIGINT or SIGHUP, and when the process that started it exits.
 
   --root DIR        let path arguments name ledger files inside DIR (repeatable); without
                     it the server reads no files and ledgers are passed inline (cgt_content)
+  --toolsets NAMES  serve only these groups of tools, by command namespace (comma-separated,
+                    repeatable): transactions, report, matching, holdings, fx, taxyear, ...;
+                    all by default
   --structured      publish output schemas and answer with the envelope as structuredContent
                     (JSON output by default, and a one-line text); without it tools/list
                     carries input schemas only and results are text, compact by default
@@ -50,6 +53,7 @@ Example client configuration: claude mcp add cgt -- cgt mcp --root ~/tax
 
 type flags struct {
 	roots, allow     []string
+	toolsets         []string
 	catalog, program string
 	structured       bool
 }
@@ -84,6 +88,14 @@ func parseFlags(args []string, stderr io.Writer) (flags, error) {
 	fs.SetOutput(io.Discard)
 	fs.Func("root", "", func(v string) error { fl.roots = append(fl.roots, v); return nil })
 	fs.Func("allow", "", func(v string) error { fl.allow = append(fl.allow, v); return nil })
+	fs.Func("toolsets", "", func(v string) error {
+		for _, t := range strings.Split(v, ",") {
+			if t = strings.TrimSpace(t); t != "" {
+				fl.toolsets = append(fl.toolsets, t)
+			}
+		}
+		return nil
+	})
 	fs.StringVar(&fl.catalog, "catalog", "", "")
 	fs.StringVar(&fl.program, "exec", "", "")
 	fs.BoolVar(&fl.structured, "structured", false, "")
@@ -104,6 +116,8 @@ func checkModes(fl flags) error {
 		return errors.New("--catalog needs --exec PROGRAM")
 	case fl.catalog != "" && len(fl.roots) > 0:
 		return errors.New("--root applies to cgt's own commands, not to a --catalog program")
+	case fl.catalog != "" && len(fl.toolsets) > 0:
+		return errors.New("--toolsets applies to cgt's own commands, not to a --catalog program")
 	}
 	for _, a := range fl.allow {
 		if strings.TrimSpace(a) == "" {
@@ -115,7 +129,7 @@ func checkModes(fl flags) error {
 
 func build(p Program, fl flags) (*server.MCPServer, error) {
 	if fl.catalog == "" {
-		opts := Options{Version: p.Version, Roots: fl.roots, Structured: fl.structured}
+		opts := Options{Version: p.Version, Roots: fl.roots, Structured: fl.structured, Toolsets: fl.toolsets}
 		if fl.structured {
 			opts.DefaultOutput = "json"
 		}

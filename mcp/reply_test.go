@@ -120,22 +120,40 @@ func TestErrorsSpeakInJSONArguments(t *testing.T) {
 	}
 }
 
-// An alias the tools accept is declared in the input schema; an argument that is not
-// declared is refused.
-func TestAcceptedAliasesAreDeclared(t *testing.T) {
+// An alias is accepted but not listed: every argument appears once in a schema, under its
+// canonical name.
+func TestAliasesAcceptedNotListed(t *testing.T) {
 	c := newClient(t)
 	args := map[string]any{"cgt_content": "2024-04-01 BUY T 1 @ 1\n2024-05-01 SELL T 1 @ 2", "date": "2024-05-01", "ticker": "T"}
 	if text, isErr := callText(t, c, "explain_matching", args); isErr {
-		t.Fatalf("date is a declared alias of disposal_date: %s", text)
+		t.Fatalf("date is an alias of disposal_date: %s", text)
 	}
 	for _, cmd := range testRegistry(t).Commands() {
 		props, _ := cmd.InputSchema()["properties"].(map[string]any)
 		for _, a := range cmd.Args() {
 			for _, alias := range a.Aliases {
-				if _, ok := props[alias]; !ok {
-					t.Errorf("%s accepts %s (for %s) but its schema does not declare it", cmd.Meta().Name, alias, a.Name)
+				if _, ok := props[alias]; ok {
+					t.Errorf("%s lists the alias %s (of %s) in its schema", cmd.Meta().Name, alias, a.Name)
 				}
 			}
+		}
+	}
+}
+
+// A filter that matches nothing is an error naming what the ledger has, never the whole
+// ledger's totals.
+func TestFilterMatchingNothingIsAnError(t *testing.T) {
+	c := newClient(t, repoRoot(t))
+	for _, tc := range []struct {
+		args map[string]any
+		want []string
+	}{
+		{map[string]any{"path": []any{tokensLedgerFile}, "year": 2024, "ticker": "APPL"}, []string{"error|not_found|", "Did you mean AAPL?", `example={"ticker":"AAPL"}`}},
+		{map[string]any{"path": []any{tokensLedgerFile}, "from": "2030-01-01"}, []string{"error|invalid_argument|", "2020-05-04 to 2025-03-03"}},
+	} {
+		text, isErr := callText(t, c, "calculate_report", tc.args)
+		if !isErr || !containsAll(text, tc.want...) || strings.Contains(text, "tax_year") {
+			t.Errorf("%v: want an error with %q, got:\n%s", tc.args, tc.want, text)
 		}
 	}
 }

@@ -29,7 +29,10 @@ type sdkSummary struct {
 	Tokenizer       string `json:"tokenizer"`
 	ToolsListTokens int    `json:"toolsListTokens"`
 	ToolsListChars  int    `json:"toolsListChars"`
-	Tools           []struct {
+	// With the stand-ins of CGT_EXTRA_TOOLS added, and each tool's own count.
+	ToolsListWithExtraTokens int            `json:"toolsListWithExtraTokens"`
+	ToolTokens               map[string]int `json:"toolTokens"`
+	Tools                    []struct {
 		Name            string         `json:"name"`
 		Annotations     map[string]any `json:"annotations"`
 		HasOutputSchema bool           `json:"hasOutputSchema"`

@@ -1,10 +1,13 @@
 package mcp
 
 import (
+	"context"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
+	mcpgo "github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 
 	"github.com/cgt-tools/cgt/catalog"
@@ -25,6 +28,9 @@ type Options struct {
 	Structured bool
 	// DefaultOutput is the output format of a call that does not name one: compact when empty.
 	DefaultOutput string
+	// Toolsets, when set, are the command namespaces whose tools are served (report,
+	// holdings, ...); "all", or none, serves every tool.
+	Toolsets []string
 }
 
 // NewRegistryFunc builds cgt's registry with the dependencies a front end supplies
@@ -52,12 +58,23 @@ func New(newRegistry NewRegistryFunc, opts Options) (*server.MCPServer, error) {
 	if err != nil {
 		return nil, err
 	}
+	if tools, err = inToolsets(tools, opts.Toolsets); err != nil {
+		return nil, err
+	}
 	catJSON, err := catalog.JSON(cat) // byte for byte the committed tools.json
 	if err != nil {
 		return nil, err
 	}
-	s := newMCPServer("cgt", opts.Version, instructions(roots), tools, registryRunner{reg: reg, structured: opts.Structured, defaults: defaults})
+	// The files under the roots are listed again on each resources/list (rootfiles.go).
+	lister := &rootLister{roots: roots}
+	hooks := &server.Hooks{}
+	hooks.AddBeforeListResources(func(context.Context, any, *mcpgo.ListResourcesRequest) { lister.refresh() })
+	s := newMCPServer("cgt", opts.Version, instructions(roots), tools, registryRunner{reg: reg, structured: opts.Structured, defaults: defaults},
+		server.WithHooks(hooks), server.WithPromptCapabilities(false))
 	addResources(s, cgtResources(catJSON))
+	lister.s = s
+	lister.refresh()
+	addPrompts(s, tools)
 	return s, nil
 }
 
@@ -74,7 +91,8 @@ func AgentTools(cat *catalog.Catalog, defaults map[string]any, structured bool) 
 	for i, c := range cat.Commands {
 		t := &tools[i]
 		t.Description = names.Replace(brief(c.Summary, c.Agent.UseWhen))
-		in, err := marshalJSON(withDefaults(c.InputSchema, defaults))
+		t.Title = "" // the description starts with it: said once
+		in, err := marshalJSON(lighten(withDefaults(c.InputSchema, defaults)))
 		if err != nil {
 			return nil, fmt.Errorf("input schema of %s: %w", c.Name, err)
 		}
@@ -92,10 +110,11 @@ func brief(summary, useWhen string) string {
 	if useWhen = strings.TrimSpace(useWhen); useWhen == "" {
 		return summary + "."
 	}
-	if s, ok := strings.CutPrefix(useWhen, "The user"); ok {
-		useWhen = "the user" + s
+	useWhen = strings.TrimPrefix(strings.TrimPrefix(useWhen, "Use when "), "use when ")
+	if len(useWhen) > 1 && useWhen[0] >= 'A' && useWhen[0] <= 'Z' && useWhen[1] >= 'a' && useWhen[1] <= 'z' {
+		useWhen = strings.ToLower(useWhen[:1]) + useWhen[1:] // "Checking ..." reads on from "Use when"
 	}
-	return summary + ". Use when " + strings.TrimPrefix(strings.TrimPrefix(useWhen, "Use when "), "use when ")
+	return summary + ". Use when " + useWhen
 }
 
 // withDefaults returns an input schema whose properties show the front end's defaults
@@ -127,6 +146,78 @@ func withDefaults(schema map[string]any, defaults map[string]any) map[string]any
 	out["properties"] = np
 	return out
 }
+
+// inToolsets keeps the tools whose command is in one of the namespaces named; none, or
+// "all", keeps every tool. A name that is no namespace is an error listing those there are.
+func inToolsets(tools []Tool, sets []string) ([]Tool, error) {
+	if len(sets) == 0 || slices.Contains(sets, "all") {
+		return tools, nil
+	}
+	var names []string
+	for _, t := range tools {
+		if ns, _, _ := strings.Cut(t.Command, "."); !slices.Contains(names, ns) {
+			names = append(names, ns)
+		}
+	}
+	for _, s := range sets {
+		if !slices.Contains(names, s) {
+			return nil, fmt.Errorf("--toolsets: no toolset %q (toolsets: %s, or all)", s, strings.Join(names, ", "))
+		}
+	}
+	return slices.DeleteFunc(slices.Clone(tools), func(t Tool) bool {
+		ns, _, _ := strings.Cut(t.Command, ".")
+		return !slices.Contains(sets, ns)
+	}), nil
+}
+
+// lighten returns an input schema as a model needs to read it: names, types, enums, defaults
+// and descriptions. A choice between plain types ({"oneOf":[{"type":"string"},{"type":"array"}]})
+// is written as a list of types, and the keywords that only validate (bounds, lengths,
+// patterns, formats) are left out: the descriptions say the form, and the server checks every
+// call against the full schema (published in tools.json), answering with the expected form.
+func lighten(schema map[string]any) map[string]any {
+	props, _ := schema["properties"].(map[string]any)
+	if props == nil {
+		return schema
+	}
+	out := make(map[string]any, len(schema))
+	for k, v := range schema {
+		out[k] = v
+	}
+	np := make(map[string]any, len(props))
+	for k, v := range props {
+		np[k] = v
+		p, ok := v.(map[string]any)
+		if !ok {
+			continue
+		}
+		q := make(map[string]any, len(p))
+		for pk, pv := range p {
+			q[pk] = pv
+		}
+		for _, kw := range validationOnly {
+			delete(q, kw)
+		}
+		alts, _ := p["oneOf"].([]any)
+		types := make([]any, 0, len(alts))
+		for _, a := range alts {
+			am, _ := a.(map[string]any)
+			if t, ok := am["type"].(string); ok {
+				types = append(types, t)
+			}
+		}
+		if len(alts) > 0 && len(types) == len(alts) {
+			delete(q, "oneOf")
+			q["type"] = types
+		}
+		np[k] = q
+	}
+	out["properties"] = np
+	return out
+}
+
+// validationOnly are the keywords lighten leaves out.
+var validationOnly = []string{"minimum", "maximum", "minLength", "maxLength", "minItems", "pattern", "format"}
 
 // CatalogTools turns catalog commands into tools: MCP names, the description with the
 // agent's routing hints, and the schemas as published.
@@ -201,13 +292,13 @@ func checkNames(tools []Tool) error {
 
 // newMCPServer declares the capabilities (tools and resources, both fixed for the session) and
 // registers every tool with the generic handler.
-func newMCPServer(name, version, instructions string, tools []Tool, run Runner) *server.MCPServer {
-	s := server.NewMCPServer(name, version,
+func newMCPServer(name, version, instructions string, tools []Tool, run Runner, more ...server.ServerOption) *server.MCPServer {
+	s := server.NewMCPServer(name, version, append([]server.ServerOption{
 		server.WithToolCapabilities(false),
 		server.WithResourceCapabilities(false, false),
 		server.WithInstructions(instructions),
 		server.WithRecovery(),
-	)
+	}, more...)...)
 	st := make([]server.ServerTool, len(tools))
 	for i, t := range tools {
 		st[i] = serverTool(t, run)

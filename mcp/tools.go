@@ -122,11 +122,10 @@ func hintsFor(label string) levelHints {
 }
 
 // annotationsFor sets all four hints from the side-effect label; none is left to a client's
-// default (which assumes destructive and open-world).
+// default (which assumes destructive and open-world). The title is the tool's own, once.
 func annotationsFor(t Tool) mcpgo.ToolAnnotation {
 	h := hintsFor(t.SideEffects)
 	return mcpgo.ToolAnnotation{
-		Title:           t.Title,
 		ReadOnlyHint:    mcpgo.ToBoolPtr(h.readOnly),
 		DestructiveHint: mcpgo.ToBoolPtr(h.destructive),
 		IdempotentHint:  mcpgo.ToBoolPtr(h.idempotent),

@@ -36,6 +36,7 @@ func From(v any) []Record { return slices.Collect(Of(v)) }
 // Of is From as a sequence: it derives each record as it is reached, so a consumer that
 // writes records out holds one at a time. It may be ranged over more than once.
 func Of(v any) iter.Seq[Record] {
+	v = viewOf(v)
 	return func(yield func(Record) bool) {
 		if a, ok := v.(Adapter); ok {
 			for _, r := range a.Records() {
@@ -74,6 +75,7 @@ func Of(v any) iter.Seq[Record] {
 // Count is the number of records Of yields, found without deriving them (their fields,
 // their prose): a summary that only counts them costs a walk over the rows.
 func Count(v any) int {
+	v = viewOf(v)
 	if a, ok := v.(Adapter); ok {
 		return len(a.Records())
 	}
@@ -104,6 +106,20 @@ func countRows(rv reflect.Value) int {
 		}
 	}
 	return n
+}
+
+// Viewer is implemented by a result whose records are derived from another value when
+// RecordView returns one (a report's summary, whose records are the filing figures): the
+// JSON of the result is unchanged, only its records differ.
+type Viewer interface{ RecordView() any }
+
+func viewOf(v any) any {
+	if vw, ok := v.(Viewer); ok {
+		if alt := vw.RecordView(); alt != nil {
+			return alt
+		}
+	}
+	return v
 }
 
 // Entitled is implemented by a result that names its records that have no entity of their
@@ -276,10 +292,55 @@ func appendField(fs []Field, key string, v reflect.Value, omitempty bool) []Fiel
 		}
 		return fs
 	case reflect.Slice, reflect.Array:
+		if isComposite(v.Type().Elem()) {
+			return appendElements(fs, key, v)
+		}
 		return append(fs, Field{Key: key, Value: listValue(v), Type: "list"})
 	case reflect.Map:
 		b, _ := json.Marshal(v.Interface())
 		return append(fs, Field{Key: key, Value: string(b), Type: "json"})
+	}
+	return fs
+}
+
+// Keyed is an element of a list that is written as a field of its own rather than inside one
+// cell: RecordField gives the field's name within the list's parent and its value, so a
+// list of SA108 boxes under sa108.boxes is written sa108.box24=30231|sa108.box25=...
+type Keyed interface{ RecordField() (key, value string) }
+
+var keyedType = reflect.TypeFor[Keyed]()
+
+// isComposite reports whether a list's elements are structs (not scalars that marshal
+// themselves), which are never embedded in a cell as JSON.
+func isComposite(t reflect.Type) bool {
+	if t.Implements(keyedType) {
+		return true
+	}
+	if t.Implements(stringerType) {
+		return false // written as its text (a source reference as file:line)
+	}
+	t = indirectType(t)
+	return t.Kind() == reflect.Struct && !isScalarType(t) && t != decimalType && !t.Implements(typedType)
+}
+
+var stringerType = reflect.TypeFor[fmt.Stringer]()
+
+// appendElements writes a list of structs as fields: a Keyed element as the field it names
+// beside the list (the list's own name dropped), any other element's fields under the list's
+// name and the element's number from 1 (legs.1.amount=...).
+func appendElements(fs []Field, key string, v reflect.Value) []Field {
+	parent := ""
+	if i := strings.LastIndexByte(key, '.'); i >= 0 {
+		parent = key[:i+1]
+	}
+	for i := 0; i < v.Len(); i++ {
+		el := v.Index(i)
+		if k, ok := el.Interface().(Keyed); ok {
+			name, value := k.RecordField()
+			fs = append(fs, Field{Key: parent + name, Value: value, Type: "text"})
+			continue
+		}
+		fs = appendField(fs, key+"."+strconv.Itoa(i+1), el, false)
 	}
 	return fs
 }
@@ -375,6 +436,10 @@ func listValue(v reflect.Value) string {
 	for i := 0; i < v.Len(); i++ {
 		el := indirect(v.Index(i))
 		if valueType(el) == "" {
+			if st, ok := el.Interface().(fmt.Stringer); ok {
+				parts = append(parts, st.String())
+				continue
+			}
 			b, _ := json.Marshal(el.Interface())
 			parts = append(parts, string(b))
 			continue

@@ -71,6 +71,9 @@ func Render(format string, recs []Record, warnings []string, opt Options) (strin
 // every record, to say how many it left out. Nothing is written for an unknown format.
 func Write(w io.Writer, format string, recs iter.Seq[Record], warnings []string, opt Options) error {
 	recs = withFields(recs, opt.Fields)
+	if format == "compact" || format == "schema" {
+		recs = withFacts(recs, opt.Fields)
+	}
 	header := ""
 	var line func(Record) string
 	switch format {
@@ -219,6 +222,30 @@ func withFields(recs iter.Seq[Record], fields []string) iter.Seq[Record] {
 	}
 }
 
+// withFacts leaves out the records with no field to show (a closed pool, whose rows are its
+// events): a line of entity and kind alone tells nothing.
+func withFacts(recs iter.Seq[Record], fields []string) iter.Seq[Record] {
+	if fields != nil {
+		return recs // withFields kept only records with a field named
+	}
+	return func(yield func(Record) bool) {
+		for r := range recs {
+			if hasFacts(r) && !yield(r) {
+				return
+			}
+		}
+	}
+}
+
+func hasFacts(r Record) bool {
+	for _, f := range r.Fields {
+		if f.Type != "prose" {
+			return true
+		}
+	}
+	return false
+}
+
 // selected returns the fields a dense rendering shows: those named, in that order, or else
 // every field but prose.
 func selected(r Record, fields []string) []Field {
@@ -262,8 +289,10 @@ func compactLine(r Record, fields []string) string {
 
 // schema lays out the schema format: one schema line naming the columns, then one row line
 // per record. Structural columns (entity, kind, period, timestamp, src) come first and appear
-// only when some record has them; --fields order wins for the field columns. A row stops at
-// its last non-empty cell: the missing cells are empty.
+// only when some record has them; --fields order wins for the field columns, and otherwise
+// the fields most records have come first (in first-appearance order among equals), so the
+// many rows of one kind (pool events, disposals) do not each start with the empty cells of the
+// few (tax years). A row stops at its last non-empty cell: the missing cells are empty.
 type schema struct {
 	any, period, time, src bool
 	cols                   []string
@@ -283,7 +312,7 @@ func newSchema(recs iter.Seq[Record], fields []string) schema {
 		}
 	}
 	if fields == nil {
-		sc.cols = dense.cols
+		sc.cols = dense.byUse()
 	}
 	return sc
 }
@@ -332,22 +361,32 @@ func trimEmpty(row []string) []string {
 	return row[:n]
 }
 
-// denseColumns collects every non-prose field name in first-appearance order.
+// denseColumns collects every non-prose field name in first-appearance order, with the
+// number of records that have it.
 type denseColumns struct {
 	cols []string
-	seen map[string]bool
+	uses map[string]int
 }
 
 func (d *denseColumns) add(r Record) {
-	if d.seen == nil {
-		d.seen = map[string]bool{}
+	if d.uses == nil {
+		d.uses = map[string]int{}
 	}
 	for _, f := range r.Fields {
-		if f.Type != "prose" && !d.seen[f.Key] {
-			d.seen[f.Key] = true
+		if f.Type == "prose" {
+			continue
+		}
+		if d.uses[f.Key] == 0 {
 			d.cols = append(d.cols, f.Key)
 		}
+		d.uses[f.Key]++
 	}
+}
+
+// byUse is the columns, the most used first; first appearance orders the equally used.
+func (d *denseColumns) byUse() []string {
+	slices.SortStableFunc(d.cols, func(a, b string) int { return d.uses[b] - d.uses[a] })
+	return d.cols
 }
 
 // jsonLine: one JSON object per record with a stable, unique chunk id; ids counts the ids

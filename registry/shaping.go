@@ -50,10 +50,10 @@ func shapingSpecs() []ArgSpec {
 		formats[i] = f
 	}
 	return []ArgSpec{
-		{Name: ArgOutput, Type: "string", Enum: formats, Description: "compact: a line per record; schema: header, rows; records: JSON Lines; json: the envelope."},
-		{Name: ArgFields, Type: "array", Description: `Only these fields, e.g. ["gains"].`},
-		{Name: ArgMaxRecords, Type: "integer", Description: "At most this many records."},
-		{Name: ArgMaxChars, Type: "integer", Description: "Size limit in characters."},
+		{Name: ArgOutput, Type: "string", Enum: formats, Description: "Result format."},
+		{Name: ArgFields, Type: "array", Description: "Only these fields."},
+		{Name: ArgMaxRecords, Type: "integer", Description: "Record limit."},
+		{Name: ArgMaxChars, Type: "integer", Description: "Character limit."},
 	}
 }
 
@@ -72,10 +72,10 @@ func shapingProperty(s ArgSpec) map[string]any {
 	return p
 }
 
-// withShaping returns the input schema with the shaping arguments added, and the alias of
-// every argument declared (an alias Execute accepts is in the schema), and the argument specs
-// with the shaping arguments appended. A command whose own arguments use one of the names
-// keeps its own.
+// withShaping returns the input schema with the shaping arguments added, and the argument
+// specs with the shaping arguments appended. A command whose own arguments use one of the
+// names keeps its own. Aliases are accepted (Execute renames them before validating) but not
+// listed: an argument appears once in a schema, under its canonical name.
 func withShaping(schema map[string]any, specs []ArgSpec) (map[string]any, []ArgSpec) {
 	out := make(map[string]any, len(schema))
 	for k, v := range schema {
@@ -85,13 +85,6 @@ func withShaping(schema map[string]any, specs []ArgSpec) (map[string]any, []ArgS
 	props := make(map[string]any, len(old)+8)
 	for k, v := range old {
 		props[k] = v
-	}
-	for _, s := range specs {
-		for _, a := range s.Aliases {
-			if _, taken := props[a]; !taken {
-				props[a] = map[string]any{"description": "Same as " + s.Name + "."}
-			}
-		}
 	}
 	for _, s := range shapingSpecs() {
 		if _, taken := props[s.Name]; taken {

@@ -236,10 +236,20 @@ func checkArguments(args json.RawMessage) error {
 }
 
 // renderResult is what a call prints: the structured content as indented
-// JSON when there is any, else the text content.
+// JSON when there is any, else the text content (indented too when it is one
+// JSON object, such as an envelope asked for with output json).
 func renderResult(res *CallToolResult) []byte {
 	if len(res.StructuredContent) > 0 {
 		return append(prettyJSON(res.StructuredContent), '\n')
+	}
+	if len(res.Content) == 1 {
+		var c struct {
+			Type string `json:"type"`
+			Text string `json:"text"`
+		}
+		if json.Unmarshal(res.Content[0], &c) == nil && c.Type == "text" && strings.HasPrefix(c.Text, "{") && json.Valid([]byte(c.Text)) {
+			return append(prettyJSON(json.RawMessage(c.Text)), '\n')
+		}
 	}
 	var b bytes.Buffer
 	for _, item := range res.Content {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"slices"
 
 	"github.com/cgt-tools/cgt/commands"
 	"github.com/cgt-tools/cgt/mcp"
@@ -16,7 +17,8 @@ import (
 // there, as with `cgt mcp`.
 func Serve(version string, args []string, stdout, stderr io.Writer) int {
 	if wantsHelp(args) {
-		toolcli.ServeHelp(stdout, "  --root DIR\n        let cgt's tools read ledger files inside DIR (repeatable); without it ledgers are passed inline\n")
+		toolcli.ServeHelp(stdout, "  --root DIR\n        let cgt's tools read ledger files inside DIR (repeatable); without it ledgers are passed inline\n"+
+			"  --structured\n        publish cgt's tools' output schemas and answer with the envelope as structuredContent (JSON by default)\n")
 		return exitOK
 	}
 	roots, rest, err := takeRoots(args)
@@ -24,10 +26,27 @@ func Serve(version string, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "Error:", err)
 		return exitUsage
 	}
-	// The tools answer as over MCP (compact by default); their output schemas are published
-	// for describeTool to give on request, and a call asking for output json gets the
-	// envelope as structuredContent.
-	s, err := mcp.New(commands.NewRegistry, mcp.Options{Version: version, Roots: roots, Structured: true})
+	// --structured is cgt's own flag, taken before any "--" (after it are CMD's words).
+	structured := false
+	end := len(rest)
+	if i := slices.Index(rest, "--"); i >= 0 {
+		end = i
+	}
+	if i := slices.Index(rest[:end], "--structured"); i >= 0 {
+		structured, rest = true, slices.Delete(rest, i, i+1)
+	}
+	// The tools answer as over MCP: compact text by default, and with output json the
+	// envelope as JSON text. With --structured (as cgt mcp --structured) their output schemas
+	// are published — listTools' hasStructuredOutput is then true and describeTool gives the
+	// schema when asked — and they answer in JSON by default, the envelope as structuredContent
+	// (an MCP tool with an output schema answers with content that fits it).
+	// Without it no tool has an output schema, so hasStructuredOutput is false, as describeTool
+	// gives none.
+	opts := mcp.Options{Version: version, Roots: roots, Structured: structured}
+	if structured {
+		opts.DefaultOutput = "json" // a tool with an output schema answers with structured content
+	}
+	s, err := mcp.New(commands.NewRegistry, opts)
 	if err != nil {
 		fmt.Fprintln(stderr, "Error:", err)
 		return exitError

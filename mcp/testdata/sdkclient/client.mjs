@@ -48,13 +48,19 @@ async function main() {
   const list = await client.listTools();
   summary.toolsListTokens = countTokens ? countTokens(list) : null;
   summary.toolsListChars = JSON.stringify(list).length;
+  // CGT_EXTRA_TOOLS: tool definitions not served yet, counted as if tools/list had them too.
+  const extra = JSON.parse(process.env.CGT_EXTRA_TOOLS || "[]");
+  if (countTokens) {
+    summary.toolTokens = Object.fromEntries(list.tools.concat(extra).map((t) => [t.name, countTokens(t)]));
+    summary.toolsListWithExtraTokens = countTokens({ ...list, tools: list.tools.concat(extra) });
+  }
   for (const t of list.tools) {
     summary.tools.push({ name: t.name, annotations: t.annotations, hasOutputSchema: !!t.outputSchema });
   }
   const { resources } = await client.listResources();
   for (const r of resources) {
     const read = await client.readResource({ uri: r.uri });
-    summary.resources.push({ uri: r.uri, mimeType: r.mimeType, bytes: read.contents[0].text.length });
+    summary.resources.push({ uri: r.uri, mimeType: r.mimeType, bytes: (read.contents[0].text ?? read.contents[0].blob ?? "").length });
   }
   for (const { name, arguments: callArgs } of calls) {
     // callTool validates structuredContent against the tool's outputSchema, when there is one.
