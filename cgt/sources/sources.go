@@ -158,6 +158,7 @@ type combiner struct {
 	srcs     []Source
 	drop     [][]bool // per source, per transaction: counted once elsewhere
 	reasons  map[[2]int]string
+	alsoIn   map[[2]int][]int // a kept row → the other sources that gave it too
 	warnings []string
 }
 
@@ -218,6 +219,11 @@ func (c *combiner) repeats() {
 				continue
 			}
 			match.claimed = append(match.claimed, s)
+			if c.alsoIn == nil {
+				c.alsoIn = map[[2]int][]int{}
+			}
+			at := [2]int{match.src, match.idx}
+			c.alsoIn[at] = append(c.alsoIn[at], s)
 			c.setDrop(s, i, "the same row as "+Where(c.srcs[match.src].txns()[match.idx].Source)+": counted once")
 			reps = append(reps, repeat{s, i, match.src, match.idx})
 		}
@@ -305,7 +311,7 @@ func (c *combiner) corporateActions() {
 			first := all[k]
 			if first.src == later.src || c.dropped(first.src, first.idx) || first.t.Action != later.t.Action ||
 				!sameSecurity(first.t, later.t) || !first.t.Ratio.Exact().Equal(later.t.Ratio.Exact()) ||
-				int(later.t.Date-first.t.Date) > SplitWindow {
+				int(later.t.Date-first.t.Date) > SplitWindow || c.oneSourceGivesBoth(first.src, first.idx, later.src, later.idx) {
 				continue
 			}
 			c.setDrop(later.src, later.idx, "the same "+strings.ToLower(string(first.t.Action))+" as "+Where(first.t.Source)+
@@ -319,6 +325,19 @@ func (c *combiner) corporateActions() {
 			break
 		}
 	}
+}
+
+// oneSourceGivesBoth reports whether a source gives both lines (itself, or a copy of it that
+// was counted once): two events it lists apart are two events.
+func (c *combiner) oneSourceGivesBoth(s1, i1, s2, i2 int) bool {
+	in1 := append([]int{s1}, c.alsoIn[[2]int{s1, i1}]...)
+	in2 := append([]int{s2}, c.alsoIn[[2]int{s2, i2}]...)
+	for _, s := range in1 {
+		if slices.Contains(in2, s) {
+			return true
+		}
+	}
+	return false
 }
 
 // wrappers are the account labels declared tax wrappers: their events are outside CGT, and
