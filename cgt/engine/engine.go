@@ -144,6 +144,7 @@ func (c *calc) assemble(opts Options) *Report {
 	}
 	disposals := c.route(rep)
 	rep.Warnings = append(rep.Warnings, c.guardWarnings(opts.Today)...)
+	rep.Warnings = append(rep.Warnings, c.aliasWarnings()...)
 	rep.TaxYears, rep.LossesCarriedForward = taxYears(results, disposals, opts.LossesBroughtForward)
 	for i := range rep.TaxYears {
 		var in *tax.Income
