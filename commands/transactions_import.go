@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/cgt-tools/cgt/cgt/dsl"
+	"github.com/cgt-tools/cgt/cgt/engine"
 	"github.com/cgt-tools/cgt/cgt/imports"
 	"github.com/cgt-tools/cgt/cgt/model"
 	"github.com/cgt-tools/cgt/cgt/sources"
@@ -95,7 +96,7 @@ func transactionsImport(_ context.Context, deps *registry.Deps, a TransactionsIm
 		srcs = append([]sources.Source{decl}, srcs...)
 	}
 	txns, combined := sources.Combine(srcs)
-	warnings = append(warnings, combined...)
+	warnings = append(append(warnings, combined...), engine.WrapperWarnings(txns)...)
 	slices.SortStableFunc(txns, func(x, y model.Transaction) int { return int(x.Date - y.Date) })
 	res := TransactionsImportResult{Count: len(txns), Transactions: make([]ImportedTransaction, len(txns)), txns: txns}
 	for i, t := range txns {

@@ -41,13 +41,13 @@ func (c *calc) aliasWarnings() []string {
 	for i, tk := range led.tickers {
 		l := &looks[i]
 		l.ticker = tk
-		idx := led.txns[i]
-		for k, j := range idx {
+		idx := led.txns[i] // in date order (see sortEvents)
+		if len(idx) > 0 {
+			l.first = c.txns[idx[0]].Date
+		}
+		for _, j := range idx[:min(len(idx), nameProbe)] {
 			t := &c.txns[j]
-			if k == 0 || t.Date < l.first {
-				l.first = t.Date
-			}
-			if k < nameProbe && c.ident.name(t.Ticker) == tk {
+			if c.ident.name(t.Ticker) == tk {
 				if l.name == "" {
 					l.name = normalName(t.Name)
 				}

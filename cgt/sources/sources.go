@@ -7,7 +7,6 @@
 //     a ledger written by transactions.import beside its export) counts once, with a warning
 //     naming both; identical rows inside one source stay (partial fills);
 //   - a split or consolidation reported by two sources within 10 days is one event;
-//   - an account label that looks like a tax wrapper but is not declared is a warning.
 //
 // Every ledger-reading command and transactions.import combine their files here. The package
 // is pure: callers read and parse the files.
@@ -17,10 +16,12 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"hash/maphash"
 	"slices"
 	"strconv"
 	"strings"
 
+	"github.com/cgt-tools/cgt/cgt/engine"
 	"github.com/cgt-tools/cgt/cgt/imports"
 	"github.com/cgt-tools/cgt/cgt/model"
 )
@@ -55,10 +56,11 @@ func (s *Source) setTxns(t []model.Transaction) {
 const SplitWindow = 10
 
 // Combine joins the sources in order and returns their transactions and the warnings: each
-// export's own warnings first, then one for every row counted once, every corporate action
-// applied once and every undeclared account that looks like a tax wrapper. The imports'
-// transactions get their identity as BrokerRef, and rows dropped as repeats move to their
-// report's skipped list (type duplicate).
+// export's own warnings first, then one for the rows counted once and one for every corporate
+// action applied once. The imports' transactions get their identity as BrokerRef, and rows
+// dropped as repeats move to their report's skipped list (type duplicate). Account labels that
+// look like tax wrappers are the engine's to warn of (engine.WrapperWarnings), where the
+// report needs them.
 func Combine(srcs []Source) ([]model.Transaction, []string) {
 	var warnings []string
 	for i := range srcs {
@@ -87,7 +89,7 @@ func Combine(srcs []Source) ([]model.Transaction, []string) {
 			txns = append(txns, srcs[i].txns()...)
 		}
 	}
-	return txns, append(warnings, WrapperWarnings(txns)...)
+	return txns, warnings
 }
 
 // Identify gives every transaction of an import that has no broker reference its
@@ -106,51 +108,88 @@ func Identify(imp *imports.Import) {
 // quantity and amounts). It leaves out the account, which the same file imported with
 // account= changes; accounts are compared when rows are matched instead.
 func Fingerprint(broker string, t *model.Transaction) string {
-	sum := sha256.Sum256([]byte(broker + "|" + content(t)))
+	sum := sha256.Sum256(appendContent([]byte(broker+"|"), t))
 	return "fp-" + hex.EncodeToString(sum[:8])
 }
 
 // content is what makes two transactions the same row, whatever the source wrote around it:
 // every field but the labels (account, ISIN, name, reference) and the source, numbers
 // compared by value ("50" is "50.00") and zero amounts equal whatever their currency.
-func content(t *model.Transaction) string {
-	var b strings.Builder
-	b.WriteString(t.Date.String())
-	for _, s := range []string{string(t.Action), strings.ToUpper(t.Ticker), number(t.Quantity), amountKey(t.Price),
-		amountKey(t.Fees), amountKey(t.Total), amountKey(t.Tax), number(t.Ratio), strings.ToUpper(t.NewTicker),
-		amountKey(t.Cost), amountKey(t.Cash), amountKey(t.Value), strings.ToUpper(t.AccountType)} {
-		b.WriteByte('|')
-		b.WriteString(s)
+func content(t *model.Transaction) string { return string(appendContent(nil, t)) }
+
+func appendContent(b []byte, t *model.Transaction) []byte {
+	b = strconv.AppendInt(b, int64(t.Date), 10)
+	b = append(b, '|')
+	b = append(b, t.Action...)
+	b = appendUpper(append(b, '|'), t.Ticker)
+	b = appendNumber(append(b, '|'), t.Quantity)
+	for _, a := range [...]*model.Amount{&t.Price, &t.Fees, &t.Total, &t.Tax, &t.Cost, &t.Cash, &t.Value} {
+		b = appendAmount(append(b, '|'), *a)
 	}
-	return b.String()
+	b = appendNumber(append(b, '|'), t.Ratio)
+	b = appendUpper(append(b, '|'), t.NewTicker)
+	return appendUpper(append(b, '|'), t.AccountType)
 }
 
-func number(d model.Decimal) string {
+func appendUpper(b []byte, s string) []byte {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c >= 'a' && c <= 'z' {
+			c -= 'a' - 'A'
+		}
+		b = append(b, c)
+	}
+	return b
+}
+
+// appendNumber writes a number without trailing zeros, so that equal values write alike.
+func appendNumber(b []byte, d model.Decimal) []byte {
 	if d.IsZero() {
-		return "0"
+		return append(b, '0')
 	}
-	return d.Exact().String() // shopspring's String drops trailing zeros
+	neg, hi, lo, exp, ok := d.Parts128()
+	if !ok || hi != 0 || lo > 1<<62 {
+		return append(b, d.Exact().String()...) // shopspring's String drops trailing zeros
+	}
+	for lo%10 == 0 {
+		lo /= 10
+		exp++
+	}
+	if neg {
+		b = append(b, '-')
+	}
+	b = strconv.AppendUint(b, lo, 10)
+	b = append(b, 'e')
+	return strconv.AppendInt(b, int64(exp), 10)
 }
 
-func amountKey(a model.Amount) string {
+func appendAmount(b []byte, a model.Amount) []byte {
 	if a.Value.IsZero() {
-		return "0"
+		return append(b, '0')
 	}
-	cur := strings.ToUpper(a.Currency)
-	if cur == "" {
-		cur = model.GBP
+	b = append(appendNumber(b, a.Value), ' ')
+	if a.Currency == "" {
+		return append(b, model.GBP...)
 	}
-	return number(a.Value) + " " + cur
+	return appendUpper(b, a.Currency)
 }
 
-// key is what two sources' rows must share to be one row: the identity (the reference, or
-// for a ledger line without one its content), the action and the ticker.
-func key(t *model.Transaction) string {
-	id := t.BrokerRef
-	if id == "" {
-		return "c\x00" + content(t)
+// rowKey is what two sources' rows must share to be one row, hashed: the identity (the
+// reference, or for a ledger line without one its content), the action and the ticker.
+type rowKey [2]uint64
+
+var keySeeds = [2]maphash.Seed{maphash.MakeSeed(), maphash.MakeSeed()}
+
+func key(t *model.Transaction, buf []byte) (rowKey, []byte) {
+	b := buf[:0]
+	if t.BrokerRef == "" {
+		b = appendContent(append(b, 'c'), t)
+	} else {
+		b = append(append(b, 'r'), t.BrokerRef...)
+		b = append(append(b, 0), t.Action...)
+		b = appendUpper(append(b, 0), t.Ticker)
 	}
-	return "r\x00" + id + "\x00" + string(t.Action) + "\x00" + strings.ToUpper(t.Ticker)
+	return rowKey{maphash.Bytes(keySeeds[0], b), maphash.Bytes(keySeeds[1], b)}, b
 }
 
 // combiner holds the work of Combine on several sources.
@@ -175,11 +214,13 @@ func (c *combiner) setDrop(s, i int, reason string) {
 	c.drop[s][i] = true
 }
 
-// kept is a row kept so far under one key, and the sources that matched a row of theirs with it.
+// kept is a row kept so far under one key, the sources that matched a row of theirs with it,
+// and the next row kept under the same key (its index in the list, plus one).
 type kept struct {
 	src, idx int
 	account  string
 	claimed  []int
+	next     int32
 }
 
 // repeat is a row dropped because an earlier source gave it.
@@ -199,23 +240,39 @@ func (c *combiner) repeats() {
 			}
 		}
 	}
-	seen := map[string][]*kept{}
+	seen := map[rowKey][2]int32{} // → the first and last rows kept under the key, plus one
+	var rows []kept
 	var reps []repeat
+	var buf []byte
 	for _, s := range order {
 		txns := c.srcs[s].txns()
 		for i := range txns {
 			t := &txns[i]
-			k := key(t)
-			acct := strings.ToUpper(t.Account)
+			var k rowKey
+			k, buf = key(t, buf)
+			acct := t.Account
+			if acct != "" {
+				acct = strings.ToUpper(acct)
+			}
 			var match *kept
-			for _, e := range seen[k] {
-				if e.src != s && !slices.Contains(e.claimed, s) && (e.account == acct || e.account == "" || acct == "") {
-					match = e
+			chain := seen[k]
+			for e := chain[0]; e != 0; e = rows[e-1].next {
+				r := &rows[e-1]
+				if r.src != s && !slices.Contains(r.claimed, s) && (r.account == acct || r.account == "" || acct == "") {
+					match = r
 					break
 				}
 			}
 			if match == nil {
-				seen[k] = append(seen[k], &kept{src: s, idx: i, account: acct})
+				rows = append(rows, kept{src: s, idx: i, account: acct})
+				n := int32(len(rows))
+				if chain[0] == 0 {
+					chain[0] = n
+				} else {
+					rows[chain[1]-1].next = n
+				}
+				chain[1] = n
+				seen[k] = chain
 				continue
 			}
 			match.claimed = append(match.claimed, s)
@@ -305,24 +362,78 @@ func (c *combiner) corporateActions() {
 		return
 	}
 	slices.SortStableFunc(all, func(a, b ca) int { return int(a.t.Date) - int(b.t.Date) })
+	var windows []window
 	for j := range all {
 		later := all[j]
-		for k := 0; k < j; k++ {
-			first := all[k]
-			if first.src == later.src || c.dropped(first.src, first.idx) || first.t.Action != later.t.Action ||
-				!sameSecurity(first.t, later.t) || !first.t.Ratio.Exact().Equal(later.t.Ratio.Exact()) ||
-				int(later.t.Date-first.t.Date) > SplitWindow || c.oneSourceGivesBoth(first.src, first.idx, later.src, later.idx) {
+		var first *ca
+		for k := j - 1; k >= 0 && int(later.t.Date-all[k].t.Date) <= SplitWindow; k-- {
+			e := &all[k]
+			if e.src == later.src || c.dropped(e.src, e.idx) || e.t.Action != later.t.Action ||
+				!sameSecurity(e.t, later.t) || !e.t.Ratio.Exact().Equal(later.t.Ratio.Exact()) ||
+				c.oneSourceGivesBoth(e.src, e.idx, later.src, later.idx) {
 				continue
 			}
-			c.setDrop(later.src, later.idx, "the same "+strings.ToLower(string(first.t.Action))+" as "+Where(first.t.Source)+
-				" ("+first.t.Date.String()+"): one event, applied once on the earlier date")
-			c.warnings = append(c.warnings, fmt.Sprintf("%s %s RATIO %s is given by %s (%s) and by %s (%s): one event, applied once on %s, the earlier date",
-				later.t.Action, strings.ToUpper(first.t.Ticker), later.t.Ratio, Where(first.t.Source), first.t.Date,
-				Where(later.t.Source), later.t.Date, first.t.Date))
-			if later.t.Date > first.t.Date {
-				c.tradesBetween(first.t, later.t, first.src)
+			first = e // the earliest report within the window
+		}
+		if first == nil {
+			continue
+		}
+		c.setDrop(later.src, later.idx, "the same "+strings.ToLower(string(first.t.Action))+" as "+Where(first.t.Source)+
+			" ("+first.t.Date.String()+"): one event, applied once on the earlier date")
+		c.warnings = append(c.warnings, fmt.Sprintf("%s %s RATIO %s is given by %s (%s) and by %s (%s): one event, applied once on %s, the earlier date",
+			later.t.Action, strings.ToUpper(first.t.Ticker), later.t.Ratio, Where(first.t.Source), first.t.Date,
+			Where(later.t.Source), later.t.Date, first.t.Date))
+		if later.t.Date > first.t.Date {
+			windows = append(windows, window{first.t, later.t, first.src})
+		}
+	}
+	c.tradesBetween(windows)
+}
+
+// window is a split applied on the date of its first report, and its second report.
+type window struct {
+	first, second *model.Transaction
+	firstSrc      int
+}
+
+// tradesBetween warns of each trade of a security dated from the first report of its split
+// up to the day before the second, other than the first report's own source: its units may
+// be from before the split, which now applies from the first date.
+func (c *combiner) tradesBetween(windows []window) {
+	if len(windows) == 0 {
+		return
+	}
+	byTicker := map[string][]int{}
+	for w, win := range windows {
+		for _, t := range []*model.Transaction{win.first, win.second} {
+			byTicker[strings.ToUpper(t.Ticker)] = append(byTicker[strings.ToUpper(t.Ticker)], w)
+			if t.ISIN != "" {
+				byTicker[strings.ToUpper(t.ISIN)] = append(byTicker[strings.ToUpper(t.ISIN)], w)
 			}
-			break
+		}
+	}
+	for s := range c.srcs {
+		txns := c.srcs[s].txns()
+		for i := range txns {
+			t := &txns[i]
+			if t.Action == model.Split || t.Action == model.Unsplit || isDeclaration(t.Action) || c.dropped(s, i) {
+				continue
+			}
+			ws := byTicker[strings.ToUpper(t.Ticker)]
+			if t.ISIN != "" {
+				ws = append(ws[:len(ws):len(ws)], byTicker[strings.ToUpper(t.ISIN)]...)
+			}
+			for k, w := range ws {
+				win := windows[w]
+				if slices.Contains(ws[:k], w) || t.Date < win.first.Date || t.Date >= win.second.Date ||
+					(t.Date == win.first.Date && s == win.firstSrc) || !sameSecurity(t, win.first) {
+					continue
+				}
+				c.warnings = append(c.warnings, fmt.Sprintf("%s: %s is dated between the two reports of the %s of %s (%s and %s): "+
+					"the split now applies from %s, so check whether its quantity and price are in the units from before the split "+
+					"(if so, write them in the new units)", Where(t.Source), Summary(t), strings.ToLower(string(win.first.Action)),
+					strings.ToUpper(win.first.Ticker), win.first.Date, win.second.Date, win.first.Date))
+			}
 		}
 	}
 }
@@ -346,32 +457,12 @@ func (c *combiner) wrappers() map[string]bool {
 	out := map[string]bool{}
 	for s := range c.srcs {
 		for _, t := range c.srcs[s].txns() {
-			if t.Action == model.AccountDecl && WrapperType(t.AccountType) != "" && strings.EqualFold(t.AccountType, WrapperType(t.AccountType)) {
+			if t.Action == model.AccountDecl && engine.WrapperType(t.AccountType) != "" && strings.EqualFold(t.AccountType, engine.WrapperType(t.AccountType)) {
 				out[strings.ToUpper(t.Ticker)] = true
 			}
 		}
 	}
 	return out
-}
-
-// tradesBetween warns of each trade of the security dated from the first report of a split up
-// to the day before the second, other than the first report's own source: its units may be
-// from before the split, which now applies from the first date.
-func (c *combiner) tradesBetween(first, second *model.Transaction, firstSrc int) {
-	for s := range c.srcs {
-		txns := c.srcs[s].txns()
-		for i := range txns {
-			t := &txns[i]
-			if t.Date < first.Date || t.Date >= second.Date || (t.Date == first.Date && s == firstSrc) || c.dropped(s, i) ||
-				t.Action == model.Split || t.Action == model.Unsplit || isDeclaration(t.Action) || !sameSecurity(t, first) {
-				continue
-			}
-			c.warnings = append(c.warnings, fmt.Sprintf("%s: %s is dated between the two reports of the %s of %s (%s and %s): "+
-				"the split now applies from %s, so check whether its quantity and price are in the units from before the split "+
-				"(if so, write them in the new units)", Where(t.Source), Summary(t), strings.ToLower(string(first.Action)),
-				strings.ToUpper(first.Ticker), first.Date, second.Date, first.Date))
-		}
-	}
 }
 
 // sameSecurity reports whether two lines name one security: the same ticker, or the same ISIN.

@@ -185,27 +185,3 @@ func TestSplitsApartOrOfOneSourceStay(t *testing.T) {
 		})
 	}
 }
-
-func TestWrapperType(t *testing.T) {
-	cases := map[string]string{"ISA": "ISA", "isa": "ISA", "Stocks & Shares ISA": "ISA", "T212-ISA": "ISA", "MYISA": "ISA",
-		"LISA": "LISA", "JISA": "JISA", "SIPP": "SIPP", "HL-SIPP": "SIPP", "SIPP2": "SIPP", "S&S": "ISA",
-		"GIA": "", "U1234567": "", "VISA": "", "T212": "", "Invest": ""}
-	for label, want := range cases {
-		if got := WrapperType(label); got != want {
-			t.Errorf("WrapperType(%q) = %q, want %q", label, got, want)
-		}
-	}
-}
-
-func TestUndeclaredWrapperLabelWarns(t *testing.T) {
-	src := "2024-01-02 BUY AAPL 10 @ 150 USD ACCOUNT T212-ISA\n2024-03-01 SELL AAPL 5 @ 170 USD ACCOUNT T212-ISA\n2024-03-01 BUY VOD 5 @ 1 ACCOUNT GIA\n"
-	_, warnings := Combine([]Source{ledger(t, "a.cgt", src)})
-	if len(warnings) != 1 || !strings.Contains(warnings[0], "2024-01-02 ACCOUNT T212-ISA ISA") || !strings.Contains(warnings[0], "a.cgt:1") {
-		t.Errorf("warnings %q", warnings)
-	}
-	for _, decl := range []string{"2024-01-01 ACCOUNT T212-ISA ISA\n", "2024-01-01 ACCOUNT t212-isa GIA\n"} {
-		if _, w := Combine([]Source{ledger(t, "a.cgt", decl+src)}); len(w) != 0 {
-			t.Errorf("declared: %q", w)
-		}
-	}
-}

@@ -1,4 +1,4 @@
-package sources
+package engine
 
 import (
 	"fmt"
@@ -58,9 +58,9 @@ func WrapperWarnings(txns []model.Transaction) []string {
 		if declared[up] {
 			continue
 		}
-		what := fmt.Sprintf("its %d transactions (the first at %s) are", u.count, Where(u.first.Source))
+		what := fmt.Sprintf("its %d transactions (the first at %s) are", u.count, whereShort(u.first.Source))
 		if u.count == 1 {
-			what = fmt.Sprintf("its transaction (%s) is", Where(u.first.Source))
+			what = fmt.Sprintf("its transaction (%s) is", whereShort(u.first.Source))
 		}
 		label := up
 		if !labelWord(up) {
@@ -117,4 +117,17 @@ func labelWord(s string) bool {
 		}
 	}
 	return true
+}
+
+// whereShort names a source line as "a.cgt:2" (a ledger line or an export's row) or
+// "a.json[3]" (an element of a JSON array).
+func whereShort(s model.Source) string {
+	f := s.File
+	if f == "" {
+		f = "the inline ledger"
+	}
+	if s.Line > 0 {
+		return fmt.Sprintf("%s:%d", f, s.Line)
+	}
+	return fmt.Sprintf("%s[%d]", f, s.Index)
 }
