@@ -185,3 +185,23 @@ func TestSplitsApartOrOfOneSourceStay(t *testing.T) {
 		})
 	}
 }
+
+// TestFingerprintIsStable pins a fingerprint: ledgers imported earlier carry it as their REF,
+// and a change would count their rows twice beside the export they came from.
+func TestFingerprintIsStable(t *testing.T) {
+	txns, err := dsl.Parse("a.cgt", []byte("2024-03-05 BUY NVDA 1.0000000000 TOTAL 673.02 GBP FEES 0.50 GBP\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := Fingerprint("trading212", &txns[0]), "fp-"; !strings.HasPrefix(got, want) || len(got) != 19 {
+		t.Fatalf("fingerprint %q", got)
+	}
+	other, _ := dsl.Parse("b.cgt", []byte("2024-03-05 buy nvda 1 TOTAL 673.020 GBP FEES 0.5 ACCOUNT ISA REF X\n"))
+	if Fingerprint("trading212", &txns[0]) != Fingerprint("trading212", &other[0]) {
+		t.Errorf("the same row written another way has another fingerprint")
+	}
+	if got := Fingerprint("trading212", &txns[0]); got != "fp-"+pinned {
+		t.Errorf("fingerprint changed: %s, was fp-%s", got, pinned)
+	}
+}
+const pinned = "78d88f447ff03d03"
