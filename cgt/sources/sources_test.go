@@ -204,4 +204,5 @@ func TestFingerprintIsStable(t *testing.T) {
 		t.Errorf("fingerprint changed: %s, was fp-%s", got, pinned)
 	}
 }
+
 const pinned = "78d88f447ff03d03"
