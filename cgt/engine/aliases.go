@@ -19,7 +19,6 @@ type securityLook struct {
 	name   string // normalised: upper-case letters and digits, one space between words
 	isin   string
 	first  model.Date
-	prices []pricePoint // per-share prices in pounds, by date (only for candidates)
 }
 
 type pricePoint struct {

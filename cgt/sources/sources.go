@@ -112,11 +112,9 @@ func Fingerprint(broker string, t *model.Transaction) string {
 	return "fp-" + hex.EncodeToString(sum[:8])
 }
 
-// content is what makes two transactions the same row, whatever the source wrote around it:
-// every field but the labels (account, ISIN, name, reference) and the source, numbers
-// compared by value ("50" is "50.00") and zero amounts equal whatever their currency.
-func content(t *model.Transaction) string { return string(appendContent(nil, t)) }
-
+// appendContent writes what makes two transactions the same row, whatever the source wrote
+// around it: every field but the labels (account, ISIN, name, reference) and the source,
+// numbers compared by value ("50" is "50.00") and zero amounts equal whatever their currency.
 func appendContent(b []byte, t *model.Transaction) []byte {
 	b = strconv.AppendInt(b, int64(t.Date), 10)
 	b = append(b, '|')
