@@ -63,8 +63,8 @@ func WrapperWarnings(txns []model.Transaction) []string {
 			what = fmt.Sprintf("its transaction (%s) is", whereShort(u.first.Source))
 		}
 		label := up
-		if !labelWord(up) {
-			label = "LABEL"
+		if !labelWord(up) { // the quoted form of a label value: "STOCKS & SHARES ISA"
+			label = `"` + strings.NewReplacer(`\`, `\\`, `"`, `\"`).Replace(up) + `"`
 		}
 		out = append(out, fmt.Sprintf("account %q looks like a tax-free %s, but no ACCOUNT line declares it, so %s counted for CGT. "+
 			"If it is one, declare it: `%s ACCOUNT %s %s` (or import with account_type=%s); if it is a taxable account, `%s ACCOUNT %s GIA` says so",

@@ -41,6 +41,15 @@ func TestUndeclaredWrapperLabelWarns(t *testing.T) {
 	}
 }
 
+func TestWrapperWarningQuotesALabelThatIsNotOneWord(t *testing.T) {
+	txns := parseLedgerFile(t, "a.cgt", "2024-01-02 BUY AAPL 10 @ 150\n")
+	txns[0].Account = "Stocks & Shares ISA"
+	w := WrapperWarnings(txns)
+	if len(w) != 1 || !strings.Contains(w[0], "`2024-01-02 ACCOUNT \"STOCKS & SHARES ISA\" ISA`") {
+		t.Errorf("%q", w)
+	}
+}
+
 func TestUndeclaredWrapperLabelWarnsInTheReport(t *testing.T) {
 	rep, err := Calculate(parseLedgerFile(t, "a.cgt", "2024-01-02 BUY AAPL 10 @ 150 ACCOUNT ISA\n"), Options{})
 	if err != nil {
