@@ -172,6 +172,12 @@ func appendAmount(b []byte, a model.Amount) []byte {
 	return appendUpper(b, a.Currency)
 }
 
+// contentKey is the key of a line by its content alone.
+func contentKey(t *model.Transaction, buf []byte) (rowKey, []byte) {
+	b := appendContent(append(buf[:0], 'c'), t)
+	return rowKey{maphash.Bytes(keySeeds[0], b), maphash.Bytes(keySeeds[1], b)}, b
+}
+
 // rowKey is what two sources' rows must share to be one row, hashed: the identity (the
 // reference, or for a ledger line without one its content), the action and the ticker.
 type rowKey [2]uint64
@@ -179,14 +185,12 @@ type rowKey [2]uint64
 var keySeeds = [2]maphash.Seed{maphash.MakeSeed(), maphash.MakeSeed()}
 
 func key(t *model.Transaction, buf []byte) (rowKey, []byte) {
-	b := buf[:0]
 	if t.BrokerRef == "" {
-		b = appendContent(append(b, 'c'), t)
-	} else {
-		b = append(append(b, 'r'), t.BrokerRef...)
-		b = append(append(b, 0), t.Action...)
-		b = appendUpper(append(b, 0), t.Ticker)
+		return contentKey(t, buf)
 	}
+	b := append(append(buf[:0], 'r'), t.BrokerRef...)
+	b = append(append(b, 0), t.Action...)
+	b = appendUpper(append(b, 0), t.Ticker)
 	return rowKey{maphash.Bytes(keySeeds[0], b), maphash.Bytes(keySeeds[1], b)}, b
 }
 
@@ -252,14 +256,23 @@ func (c *combiner) repeats() {
 			if acct != "" {
 				acct = strings.ToUpper(acct)
 			}
-			var match *kept
-			chain := seen[k]
-			for e := chain[0]; e != 0; e = rows[e-1].next {
-				r := &rows[e-1]
-				if r.src != s && !slices.Contains(r.claimed, s) && (r.account == acct || r.account == "" || acct == "") {
-					match = r
-					break
+			find := func(chain [2]int32) *kept {
+				for e := chain[0]; e != 0; e = rows[e-1].next {
+					r := &rows[e-1]
+					if r.src != s && !slices.Contains(r.claimed, s) && (r.account == acct || r.account == "" || acct == "") {
+						return r
+					}
 				}
+				return nil
+			}
+			chain := seen[k]
+			match := find(chain)
+			if match == nil && c.srcs[s].Import != nil {
+				// A ledger line without a REF (a hand-merged ledger, or one imported before
+				// imports wrote one on every line) that is the row itself.
+				var ck rowKey
+				ck, buf = contentKey(t, buf)
+				match = find(seen[ck])
 			}
 			if match == nil {
 				rows = append(rows, kept{src: s, idx: i, account: acct})

@@ -128,6 +128,18 @@ func TestImportedLedgerBesideItsExportCountsOnce(t *testing.T) {
 	}
 }
 
+func TestLedgerLineWithoutRefBesideItsExportCountsOnce(t *testing.T) {
+	imported, _ := Combine([]Source{export(t, "t212.csv", t212, imports.Options{})})
+	for i := range imported {
+		imported[i].BrokerRef = "" // a ledger imported before every line had a REF, or merged by hand
+	}
+	led := ledger(t, "t212.cgt", dsl.FormatAll(imported))
+	txns, warnings := Combine([]Source{led, export(t, "t212.csv", t212, imports.Options{})})
+	if len(txns) != len(imported) || len(warnings) != 1 {
+		t.Errorf("%d transactions, want %d; warnings %q", len(txns), len(imported), warnings)
+	}
+}
+
 func TestDifferentAccountsStayApart(t *testing.T) {
 	txns, warnings := Combine([]Source{export(t, "isa.csv", t212, imports.Options{Account: "isa"}),
 		export(t, "gia.csv", t212, imports.Options{Account: "gia"})})
