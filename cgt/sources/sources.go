@@ -179,11 +179,13 @@ func contentKey(t *model.Transaction, buf []byte) (rowKey, []byte) {
 }
 
 // rowKey is what two sources' rows must share to be one row, hashed: the identity (the
-// reference, or for a ledger line without one its content), the action and the ticker.
+// reference, or for a ledger line without one its content), the action, the ticker and the date.
 type rowKey [2]uint64
 
 var keySeeds = [2]maphash.Seed{maphash.MakeSeed(), maphash.MakeSeed()}
 
+// key is the key of a line: by its reference (with action, ticker and date) where it has
+// one, else by its content.
 func key(t *model.Transaction, buf []byte) (rowKey, []byte) {
 	if t.BrokerRef == "" {
 		return contentKey(t, buf)
@@ -191,6 +193,7 @@ func key(t *model.Transaction, buf []byte) (rowKey, []byte) {
 	b := append(append(buf[:0], 'r'), t.BrokerRef...)
 	b = append(append(b, 0), t.Action...)
 	b = appendUpper(append(b, 0), t.Ticker)
+	b = strconv.AppendInt(append(b, 0), int64(t.Date), 10) // an order filled over two days has one reference
 	return rowKey{maphash.Bytes(keySeeds[0], b), maphash.Bytes(keySeeds[1], b)}, b
 }
 

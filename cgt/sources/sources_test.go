@@ -140,6 +140,15 @@ func TestLedgerLineWithoutRefBesideItsExportCountsOnce(t *testing.T) {
 	}
 }
 
+func TestOneReferenceOnTwoDaysIsTwoRows(t *testing.T) {
+	a := ledger(t, "a.cgt", "2024-03-04 BUY NVDA 5 @ 850 USD REF ORD1\n2024-03-05 BUY NVDA 3 @ 850 USD REF ORD1\n")
+	b := ledger(t, "b.cgt", "2024-03-05 BUY NVDA 3 @ 850 USD REF ORD1\n")
+	txns, warnings := Combine([]Source{a, b})
+	if len(txns) != 2 || len(warnings) != 1 || !strings.Contains(warnings[0], "b.cgt:1 repeats a.cgt:2") {
+		t.Errorf("%d transactions, warnings %q", len(txns), warnings)
+	}
+}
+
 func TestDifferentAccountsStayApart(t *testing.T) {
 	txns, warnings := Combine([]Source{export(t, "isa.csv", t212, imports.Options{Account: "isa"}),
 		export(t, "gia.csv", t212, imports.Options{Account: "gia"})})
