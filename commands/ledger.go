@@ -10,6 +10,7 @@ import (
 	"github.com/cgt-tools/cgt/cgt/dsl"
 	"github.com/cgt-tools/cgt/cgt/imports"
 	"github.com/cgt-tools/cgt/cgt/model"
+	"github.com/cgt-tools/cgt/cgt/sources"
 	"github.com/cgt-tools/cgt/envelope"
 	"github.com/cgt-tools/cgt/registry"
 )
@@ -23,7 +24,7 @@ type LedgerArgs struct {
 	Path         []string         `json:"path,omitempty" jsonschema_description:"Ledger files or broker exports, combined." cgt:"pos=0,alias=file,alias=files"`
 	CGTContent   string           `json:"cgt_content,omitempty" jsonschema_description:"Ledger text (cgt lines, or a JSON array)." cgt:"alias=content"`
 	Transactions []map[string]any `json:"transactions,omitempty" jsonschema_description:"Transaction objects {date, action, ticker, quantity, price, fees}."`
-	Extra        []string         `json:"extra,omitempty" jsonschema_description:"More ledger lines (cited extra:N), e.g. a sale to try."`
+	Extra        []string         `json:"extra,omitempty" jsonschema_description:"More ledger lines (cited extra:N)."`
 }
 
 func (a LedgerArgs) ledger() ledgerInput {
@@ -62,7 +63,7 @@ func readInput(deps *registry.Deps, in ledgerInput) ([]model.Transaction, []stri
 	if in.content != "" && in.transactions == nil && len(in.paths) == 0 && len(in.extra) == 0 {
 		return readFiles([]dsl.Input{{Content: []byte(in.content)}}, imports.Options{})
 	}
-	inputs, err := readPaths(deps, in.paths)
+	inputs, pathWarnings, err := readPaths(deps, in.paths)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -76,68 +77,56 @@ func readInput(deps *registry.Deps, in ledgerInput) ([]model.Transaction, []stri
 	if len(in.extra) > 0 {
 		inputs = append(inputs, dsl.Input{File: extraFile, Content: []byte(strings.Join(in.extra, "\n"))})
 	}
-	var txns []model.Transaction
-	var warnings []string
-	if len(inputs) > 0 {
-		if txns, warnings, err = readFiles(inputs, imports.Options{}); err != nil {
-			return nil, warnings, err
-		}
+	srcs, err := readSources(inputs, imports.Options{})
+	if err != nil {
+		return nil, pathWarnings, err
 	}
 	if in.transactions != nil {
-		arr, _, err := readTransactionArray(in.transactions)
+		arr, err := parseTransactionArray(in.transactions)
 		if err != nil {
-			return nil, warnings, err
+			return nil, pathWarnings, err
 		}
-		txns = append(txns, arr...)
+		srcs = append(srcs, sources.Source{Transactions: arr})
 	}
-	return txns, warnings, nil
+	txns, warnings := sources.Combine(srcs)
+	return txns, append(pathWarnings, warnings...), nil
 }
 
 // readFiles reads ledgers and broker exports, told apart by their content: a file an
 // importer recognises is converted (opts may force the format and label the account), any
-// other is read as a ledger. Transactions keep the order of the files; rows repeated across
-// exports (one broker reference) count once, with a warning.
+// other is read as a ledger. The sources are combined (cgt/sources): transactions keep the
+// order of the files, and a row a second source gives again counts once, with a warning.
 func readFiles(inputs []dsl.Input, opts imports.Options) ([]model.Transaction, []string, error) {
-	var exports []*imports.Import
-	perInput := make([]*imports.Import, len(inputs))
-	var ledgers []dsl.Input
-	for i, in := range inputs {
+	srcs, err := readSources(inputs, opts)
+	if err != nil {
+		return nil, nil, err
+	}
+	txns, warnings := sources.Combine(srcs)
+	return txns, warnings, nil
+}
+
+// readSources parses each input: an export through its importer, anything else as a ledger.
+func readSources(inputs []dsl.Input, opts imports.Options) ([]sources.Source, error) {
+	srcs := make([]sources.Source, 0, len(inputs))
+	for _, in := range inputs {
 		if imports.Detect(in.Content) == nil && (opts.Broker == "" || opts.Broker == "auto") {
 			if looksTabular(in.Content) {
-				return nil, nil, imports.Unrecognised(displayName(in.File), in.Content)
+				return nil, imports.Unrecognised(displayName(in.File), in.Content)
 			}
-			ledgers = append(ledgers, in)
+			txns, err := dsl.ParseAuto(in.File, in.Content)
+			if err != nil {
+				return nil, err
+			}
+			srcs = append(srcs, sources.Source{File: in.File, Transactions: txns})
 			continue
 		}
 		imp, err := imports.Read(in.File, in.Content, opts)
 		if err != nil {
-			return nil, nil, err
+			return nil, err
 		}
-		perInput[i] = imp
-		exports = append(exports, imp)
+		srcs = append(srcs, sources.Source{File: in.File, Import: imp})
 	}
-	if exports == nil {
-		return dsl.ReadAll(inputs)
-	}
-	ledgerTxns, warnings, err := dsl.ReadAll(ledgers)
-	if err != nil {
-		return nil, nil, err
-	}
-	_, importWarnings := imports.Merge(exports)
-	warnings = append(warnings, importWarnings...)
-	txns := make([]model.Transaction, 0, len(ledgerTxns))
-	for i, in := range inputs {
-		if imp := perInput[i]; imp != nil {
-			txns = append(txns, imp.Transactions...)
-			continue
-		}
-		// The ledger's transactions, in order: those whose source is this file.
-		for len(ledgerTxns) > 0 && ledgerTxns[0].Source.File == in.File {
-			txns = append(txns, ledgerTxns[0])
-			ledgerTxns = ledgerTxns[1:]
-		}
-	}
-	return append(txns, ledgerTxns...), warnings, nil
+	return srcs, nil
 }
 
 // looksTabular reports content that is plainly not a ledger, so that an unrecognised export
@@ -160,34 +149,40 @@ func displayName(file string) string {
 	return file
 }
 
-func readTransactionArray(items []map[string]any) ([]model.Transaction, []string, error) {
+// parseTransactionArray reads the transactions given as JSON objects.
+func parseTransactionArray(items []map[string]any) ([]model.Transaction, error) {
 	raw := make([]json.RawMessage, len(items))
 	for i, it := range items {
 		b, err := json.Marshal(it)
 		if err != nil {
-			return nil, nil, err
+			return nil, err
 		}
 		raw[i] = b
 	}
-	txns, err := dsl.ParseJSONArray("", raw)
-	return txns, nil, err
+	return dsl.ParseJSONArray("", raw)
 }
 
-func readPaths(deps *registry.Deps, paths []string) ([]dsl.Input, error) {
+// readPaths reads the files named. A path named twice, in the same or another spelling
+// (a.csv and ./a.csv), is read once, with a warning; the same file reached another way (a
+// link, a copy) is read again and its rows count once when the sources are combined.
+func readPaths(deps *registry.Deps, paths []string) ([]dsl.Input, []string, error) {
 	inputs := make([]dsl.Input, 0, len(paths))
-	seen := make(map[string]bool, len(paths))
+	seen := make(map[string]string, len(paths))
+	var warnings []string
 	for _, p := range paths {
-		// A file read twice would count every transaction in it twice.
 		key := filepath.Clean(p)
-		if seen[key] {
-			return nil, envelope.New(envelope.InvalidArgument, "path "+p+" is given more than once",
-				"Name each ledger file once; files that overlap (two exports of one account) are combined with a warning.",
-				"cgt report.calculate 2023.cgt 2024.cgt").With("value", p).With("argument", "path")
+		if first, ok := seen[key]; ok {
+			same := "is given twice"
+			if first != p {
+				same = "and " + first + " name the same file"
+			}
+			warnings = append(warnings, "path "+p+" "+same+": read once")
+			continue
 		}
-		seen[key] = true
+		seen[key] = p
 		b, err := readPath(deps, p)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		name := p
 		if p == "-" {
@@ -195,7 +190,7 @@ func readPaths(deps *registry.Deps, paths []string) ([]dsl.Input, error) {
 		}
 		inputs = append(inputs, dsl.Input{File: name, Content: b})
 	}
-	return inputs, nil
+	return inputs, warnings, nil
 }
 
 func readPath(deps *registry.Deps, p string) ([]byte, error) {

@@ -22,7 +22,7 @@ const ratesDownload = "HMRC's monthly rate files (\"exchange rates for customs a
 // RatesArgs is the argument of every command that converts currencies: HMRC's monthly
 // exchange-rate files, for months the bundled table lacks or that the user wants replaced.
 type RatesArgs struct {
-	Rates []string `json:"rates,omitempty" jsonschema_description:"HMRC exchange-rate XML files or folders." cgt:"alias=rate_file,alias=rate_files"`
+	Rates []string `json:"rates,omitempty" jsonschema_description:"HMRC rate XML files or folders." cgt:"alias=rate_file,alias=rate_files"`
 }
 
 // source returns the rates to convert with: the front end's (the bundled table), or the

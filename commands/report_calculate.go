@@ -22,9 +22,9 @@ import (
 type ReportCalculateArgs struct {
 	LedgerArgs
 	Year                 any          `json:"year,omitempty" jsonschema:"oneof_type=integer;string" jsonschema_description:"Tax year: 2024 (for 2024/25) or \"2024/25\". Omit for every year." cgt:"alias=tax_year"`
-	LossesBroughtForward string       `json:"losses_brought_forward,omitempty" jsonschema:"pattern=^[0-9]+(\\.[0-9]+)?$" jsonschema_description:"Losses (GBP) brought forward into the first year, e.g. 1250.00." cgt:"alias=losses"`
-	TaxableIncome        *YearAmounts `json:"taxable_income,omitempty" jsonschema_description:"Income after allowances (GBP), for the tax due and box 51: 60000, or per year \"2023:52000,2024:60000\"." cgt:"alias=income"`
-	BasicBandExtension   *YearAmounts `json:"basic_band_extension,omitempty" jsonschema_description:"Gross Gift Aid and pension contributions (GBP) extending the basic band; forms as taxable_income." cgt:"alias=band_extension"`
+	LossesBroughtForward string       `json:"losses_brought_forward,omitempty" jsonschema:"pattern=^[0-9]+(\\.[0-9]+)?$" jsonschema_description:"Losses (GBP) brought forward, e.g. 1250.00." cgt:"alias=losses"`
+	TaxableIncome        *YearAmounts `json:"taxable_income,omitempty" jsonschema_description:"Income after allowances (GBP), for tax due and box 51: 60000 or \"2023:52000,2024:60000\"." cgt:"alias=income"`
+	BasicBandExtension   *YearAmounts `json:"basic_band_extension,omitempty" jsonschema_description:"Gross Gift Aid and pension contributions (GBP)." cgt:"alias=band_extension"`
 	Detail               string       `json:"detail,omitempty" jsonschema:"enum=summary,enum=disposals,enum=full,default=full" jsonschema_description:"summary: totals, SA108, tax; disposals: and a row per disposal; full: and matches, pools, holdings."`
 	FilterArgs
 	RatesArgs

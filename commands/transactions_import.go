@@ -8,19 +8,22 @@ import (
 	"strings"
 
 	"github.com/cgt-tools/cgt/cgt/dsl"
+	"github.com/cgt-tools/cgt/cgt/engine"
 	"github.com/cgt-tools/cgt/cgt/imports"
 	"github.com/cgt-tools/cgt/cgt/model"
+	"github.com/cgt-tools/cgt/cgt/sources"
 	"github.com/cgt-tools/cgt/envelope"
 	"github.com/cgt-tools/cgt/registry"
 )
 
 // TransactionsImportArgs are the arguments of transactions.import.
 type TransactionsImportArgs struct {
-	Path     []string   `json:"path,omitempty" jsonschema_description:"Broker export files to convert (several are combined; - is standard input in the CLI). The format is recognised from each file's content." cgt:"pos=0,alias=file,alias=files"`
-	Content  string     `json:"content,omitempty" jsonschema_description:"An export's text, converted after the files." cgt:"alias=cgt_content"`
-	FileName string     `json:"file_name,omitempty" jsonschema_description:"The export's file name (helps recognise the format), e.g. history.csv." cgt:"alias=name"`
-	Broker   BrokerName `json:"broker,omitempty" jsonschema_description:"Force the format instead of detecting it: auto (the default) or an importer's name." cgt:"alias=format"`
-	Account  string     `json:"account,omitempty" jsonschema_description:"Account label given to every imported transaction (an ISA, say), overriding any account the file names."`
+	Path        []string   `json:"path,omitempty" jsonschema_description:"Export files (format recognised from content)." cgt:"pos=0,alias=file,alias=files"`
+	Content     string     `json:"content,omitempty" jsonschema_description:"An export's text." cgt:"alias=cgt_content"`
+	FileName    string     `json:"file_name,omitempty" jsonschema_description:"Its file name, e.g. history.csv." cgt:"alias=name"`
+	Broker      BrokerName `json:"broker,omitempty" jsonschema_description:"Format (default auto)." cgt:"alias=format"`
+	Account     string     `json:"account,omitempty" jsonschema_description:"Account label for every row."`
+	AccountType string     `json:"account_type,omitempty" jsonschema:"enum=ISA,enum=LISA,enum=JISA,enum=SIPP,enum=GIA" jsonschema_description:"Its type; ISA, LISA, JISA and SIPP rows are outside CGT."`
 }
 
 // TransactionsImportResult is the imported ledger and the account of every file's rows.
@@ -43,7 +46,7 @@ type ImportedTransaction struct {
 	ISIN      string `json:"isin,omitempty" jsonschema_description:"The security's ISIN, when the export gives it."`
 	Name      string `json:"name,omitempty" jsonschema_description:"The security's name, when the export gives it."`
 	Account   string `json:"account,omitempty" jsonschema_description:"The account label."`
-	BrokerRef string `json:"broker_ref,omitempty" jsonschema_description:"The broker's reference for the row (order or trade id), used to count overlapping exports once."`
+	BrokerRef string `json:"broker_ref,omitempty" jsonschema_description:"The row's identity, written as its REF: the broker's reference (order or trade id), or where the export has none a fingerprint of the row (fp- and 16 hex digits). A row given again by another file, or by a ledger imported from it, counts once."`
 }
 
 // TransactionsImport converts broker exports into ledger transactions.
@@ -52,7 +55,7 @@ var TransactionsImport = registry.NewCommand(registry.Meta{
 	MCPName:     "import_transactions",
 	Summary:     "Convert broker export files into ledger transactions, every row accounted for",
 	Description: "Reads broker exports (the formats of the broker argument: Trading 212, Interactive Brokers, Charles Schwab, Freetrade, interactive investor, AJ Bell, DEGIRO, eToro, Revolut and more), recognised from their content, and converts trades, dividends and splits into ledger transactions. Every data row is accounted for in imports[]: imported, or skipped with its type (deposit, withdrawal, interest, fx_conversion, fee...) and reason; a row that could change a gain and cannot be converted is also a warning saying what to add by hand. With a GBP account (Trading 212, Freetrade) the sterling actually debited or credited is the consideration and conversion fees are costs; foreign-currency accounts (IBKR, Schwab) keep their foreign amounts. --output text prints an editable ledger (`--out 2024.cgt`). Every ledger-reading command also accepts these files directly.",
-	Usage:       "cgt transactions.import FILE... [content=TEXT file_name=NAME] [broker=auto|NAME] [account=LABEL] [--output text --out LEDGER.cgt]",
+	Usage:       "cgt transactions.import FILE... [content=TEXT file_name=NAME] [broker=auto|NAME] [account=LABEL [account_type=ISA|LISA|JISA|SIPP|GIA]] [--output text --out LEDGER.cgt]",
 	Examples: []registry.Example{
 		{Description: "Import a Trading 212 history export", Args: []string{"cgt/imports/testdata/trading212/kapji_2024_transactions.csv"}},
 		{Description: "Import as an editable ledger, labelling the account", Args: []string{"cgt/imports/testdata/trading212/kapji_2026_transactions.csv", "account=t212", "--output", "text"}},
@@ -72,7 +75,12 @@ func transactionsImport(_ context.Context, deps *registry.Deps, a TransactionsIm
 		return TransactionsImportResult{}, nil, envelope.New(envelope.UsageError, "name at least one broker export file, or give an export's content",
 			"Give the files as path (positional in the CLI), or the export's text as content with its file_name.", "cgt transactions.import history.csv")
 	}
-	inputs, err := readPaths(deps, a.Path)
+	if a.AccountType != "" && a.Account == "" {
+		return TransactionsImportResult{}, nil, envelope.New(envelope.InvalidArgument, "account_type="+a.AccountType+" needs the account it declares",
+			"Give the account label with account, and its type with account_type.", "cgt transactions.import isa.csv account=T212-ISA account_type=ISA").
+			With("argument", "account_type")
+	}
+	inputs, warnings, err := readPaths(deps, a.Path)
 	if err != nil {
 		return TransactionsImportResult{}, nil, err
 	}
@@ -85,14 +93,21 @@ func transactionsImport(_ context.Context, deps *registry.Deps, a TransactionsIm
 	}
 	opts := imports.Options{Broker: string(a.Broker), Account: a.Account}
 	imps := make([]*imports.Import, 0, len(inputs))
+	srcs := make([]sources.Source, 0, len(inputs)+1)
 	for _, in := range inputs {
 		imp, err := imports.Read(in.File, in.Content, opts)
 		if err != nil {
 			return TransactionsImportResult{}, nil, err
 		}
 		imps = append(imps, imp)
+		srcs = append(srcs, sources.Source{File: in.File, Import: imp})
 	}
-	txns, warnings := imports.Merge(imps)
+	if a.AccountType != "" {
+		decl := sources.Source{Transactions: []model.Transaction{accountDeclaration(imps, a.Account, a.AccountType)}}
+		srcs = append([]sources.Source{decl}, srcs...)
+	}
+	txns, combined := sources.Combine(srcs)
+	warnings = append(append(warnings, combined...), engine.WrapperWarnings(txns)...)
 	slices.SortStableFunc(txns, func(x, y model.Transaction) int { return int(x.Date - y.Date) })
 	res := TransactionsImportResult{Count: len(txns), Transactions: make([]ImportedTransaction, len(txns)), txns: txns}
 	for i, t := range txns {
@@ -107,6 +122,24 @@ func transactionsImport(_ context.Context, deps *registry.Deps, a TransactionsIm
 		warnings = append(warnings, "no transactions were imported: every row was skipped (see imports[].skipped)")
 	}
 	return res, warnings, nil
+}
+
+// accountDeclaration is the ACCOUNT line that account_type asks for, dated on the first day
+// of the imported transactions (declarations apply to the whole ledger).
+func accountDeclaration(imps []*imports.Import, account, typ string) model.Transaction {
+	var first model.Date
+	for _, imp := range imps {
+		for _, t := range imp.Transactions {
+			if first == 0 || t.Date < first {
+				first = t.Date
+			}
+		}
+	}
+	if first == 0 {
+		first = model.NewDate(2000, 1, 1)
+	}
+	return model.Transaction{Date: first, Action: model.AccountDecl, Ticker: account, AccountType: typ,
+		Source: model.Source{File: "account_type", Index: 0}}
 }
 
 // importedJSON is the JSON form of an imported transaction with its labels.

@@ -9,7 +9,7 @@ import (
 
 // TransactionsToDSLArgs are the arguments of transactions.to_dsl.
 type TransactionsToDSLArgs struct {
-	Transactions []map[string]any `json:"transactions,omitempty" jsonschema_description:"Transactions as JSON objects {date, action, ticker, quantity, price, fees, total, tax, ratio}; money as a GBP string or {amount, currency}. Give exactly one of transactions, cgt_content."`
+	Transactions []map[string]any `json:"transactions,omitempty" jsonschema_description:"Transaction objects {date, action, ticker, quantity, price, fees, total}; money a GBP string or {amount, currency}."`
 	CGTContent   string           `json:"cgt_content,omitempty" jsonschema_description:"A JSON array of transactions as text (or ledger text, which is rewritten canonically)." cgt:"alias=content"`
 }
 

@@ -198,6 +198,7 @@ func resolveIdentity(txns []model.Transaction) *identity {
 			id.nonReporing[id.name(t.Ticker)] = true
 		}
 	}
+	id.warnings = append(id.warnings, WrapperWarnings(txns)...)
 	for _, t := range labelled {
 		if typ, ok := id.wrappers[strings.ToUpper(t.Account)]; ok && t.Account != "" {
 			id.excluded = append(id.excluded, ExcludedTransaction{Ticker: strings.ToUpper(t.Ticker), Date: t.Date,

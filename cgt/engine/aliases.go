@@ -1,0 +1,218 @@
+package engine
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/cgt-tools/cgt/cgt/model"
+)
+
+// nameProbe is how many of a security's lines are looked at for its name (imports give it on
+// every line; hand-written ledgers on none).
+const nameProbe = 64
+
+// securityLook is what a ledger says about one of its securities, for telling whether two of
+// them are one security under two names.
+type securityLook struct {
+	ticker string
+	name   string // normalised: upper-case letters and digits, one space between words
+	isin   string
+	first  model.Date
+}
+
+type pricePoint struct {
+	date  model.Date
+	price num
+}
+
+// aliasWarnings names each pair of securities that look like one security under two names
+// but are pooled apart (no ALIAS line and no shared ISIN makes them one): the same name from
+// the exports, or a ticker with and without an exchange suffix (VUSA and VUSA.L) whose prices
+// are at the same level. Nothing is merged: the warning gives the ALIAS line to paste.
+func (c *calc) aliasWarnings() []string {
+	led := c.led
+	if len(led.tickers) < 2 {
+		return nil
+	}
+	looks := make([]securityLook, len(led.tickers))
+	byName := map[string][]int{}
+	for i, tk := range led.tickers {
+		l := &looks[i]
+		l.ticker = tk
+		idx := led.txns[i] // in date order (see sortEvents)
+		if len(idx) > 0 {
+			l.first = c.txns[idx[0]].Date
+		}
+		for _, j := range idx[:min(len(idx), nameProbe)] {
+			t := &c.txns[j]
+			if c.ident.name(t.Ticker) == tk {
+				if l.name == "" {
+					l.name = normalName(t.Name)
+				}
+				if l.isin == "" {
+					l.isin = t.ISIN
+				}
+			}
+		}
+		if l.name != "" {
+			byName[l.name] = append(byName[l.name], i)
+		}
+	}
+	type pair struct {
+		a, b int
+		why  string
+	}
+	var pairs []pair
+	seen := map[[2]int]bool{}
+	add := func(a, b int, why string) {
+		if looks[a].isin != "" && looks[b].isin != "" { // two ISINs: two securities
+			return
+		}
+		if a > b {
+			a, b = b, a
+		}
+		if !seen[[2]int{a, b}] {
+			seen[[2]int{a, b}] = true
+			pairs = append(pairs, pair{a, b, why})
+		}
+	}
+	for _, members := range byName {
+		for x := 0; x < len(members); x++ {
+			for y := x + 1; y < len(members); y++ {
+				add(members[x], members[y], "the same name, "+strings.ToLower(looks[members[x]].name))
+			}
+		}
+	}
+	for i, tk := range led.tickers {
+		base := withoutExchange(tk)
+		if base == tk {
+			continue
+		}
+		j, ok := slices.BinarySearch(led.tickers, base)
+		if !ok || seen[[2]int{min(i, j), max(i, j)}] {
+			continue
+		}
+		pa, pb := c.pricesOf(j), c.pricesOf(i)
+		a, b, comparable := nearest(pa, pb)
+		if comparable && !sameLevel(a, b) {
+			continue
+		}
+		why := "a ticker with and without an exchange suffix"
+		if comparable {
+			why += fmt.Sprintf("; prices at the same level, £%s and £%s", a.round(2).money(), b.round(2).money())
+		}
+		add(j, i, why)
+	}
+	slices.SortFunc(pairs, func(x, y pair) int {
+		if x.a != y.a {
+			return x.a - y.a
+		}
+		return x.b - y.b
+	})
+	out := make([]string, 0, len(pairs))
+	for _, p := range pairs {
+		a, b := &looks[p.a], &looks[p.b]
+		if b.first < a.first {
+			a, b = b, a
+		}
+		out = append(out, fmt.Sprintf("%s and %s look like one security (%s) but are two Section 104 pools: "+
+			"if they are one, add the line `%s ALIAS %s %s` to the ledger (one pool, named %s); if not, nothing needs doing",
+			a.ticker, b.ticker, p.why, a.first, a.ticker, b.ticker, a.ticker))
+	}
+	return out
+}
+
+// normalName is a security name for comparing: upper-case letters and digits, one space
+// between words.
+func normalName(s string) string {
+	if s == "" {
+		return ""
+	}
+	words := strings.FieldsFunc(strings.ToUpper(s), func(r rune) bool { return !(r >= 'A' && r <= 'Z' || r >= '0' && r <= '9') })
+	return strings.Join(words, " ")
+}
+
+// withoutExchange is a ticker without its exchange suffix or prefix (VUSA.L, VUSA.LN, LON:VUSA
+// → VUSA), or the ticker itself when it has none.
+func withoutExchange(tk string) string {
+	if i := strings.LastIndexByte(tk, '.'); i > 0 && len(tk)-i-1 >= 1 && len(tk)-i-1 <= 3 && letters(tk[i+1:]) {
+		return tk[:i]
+	}
+	if i := strings.IndexByte(tk, ':'); i > 0 && i < len(tk)-1 && letters(tk[:i]) {
+		return tk[i+1:]
+	}
+	return tk
+}
+
+func letters(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] < 'A' || s[i] > 'Z' {
+			return false
+		}
+	}
+	return s != ""
+}
+
+// pricesOf lists the per-share prices of a security's trades in pounds or pence (converted to
+// pounds); trades in other currencies are left out (no rate is looked up for a hint).
+func (c *calc) pricesOf(i int) []pricePoint {
+	var out []pricePoint
+	for _, j := range c.led.txns[i] {
+		t := &c.txns[j]
+		if (t.Action != model.Buy && t.Action != model.Sell) || t.Quantity.IsZero() {
+			continue
+		}
+		a := t.Price
+		per := numOfDecimal(a.Value)
+		if a.Value.IsZero() {
+			a = t.Total
+			per = numOfDecimal(a.Value).divRound(numOfDecimal(t.Quantity), 6)
+		}
+		switch strings.ToUpper(a.Currency) {
+		case "", model.GBP:
+		case "GBX":
+			per = per.divRound(numInt(100), 6)
+		default:
+			continue
+		}
+		if per.sign() > 0 {
+			out = append(out, pricePoint{t.Date, per})
+		}
+	}
+	return out
+}
+
+// nearest finds the two prices, one of each list, closest in time.
+func nearest(a, b []pricePoint) (num, num, bool) {
+	if len(a) == 0 || len(b) == 0 {
+		return num{}, num{}, false
+	}
+	best, x, y := -1, 0, 0
+	for i := range a {
+		for j := range b {
+			d := int(a[i].date - b[j].date)
+			if d < 0 {
+				d = -d
+			}
+			if best < 0 || d < best {
+				best, x, y = d, i, j
+			}
+			if j > 64 {
+				break
+			}
+		}
+		if i > 64 {
+			break
+		}
+	}
+	return a[x].price, b[y].price, true
+}
+
+// sameLevel reports prices within half as much again of each other.
+func sameLevel(a, b num) bool {
+	if a.cmp(b) < 0 {
+		a, b = b, a
+	}
+	return a.mul(numInt(2)).cmp(b.mul(numInt(3))) <= 0
+}

@@ -1,0 +1,63 @@
+package sources
+
+import (
+	"bytes"
+	"encoding/json"
+	"math/rand/v2"
+	"strings"
+	"testing"
+
+	"github.com/cgt-tools/cgt/cgt/engine"
+	"github.com/cgt-tools/cgt/internal/ledgergen"
+)
+
+// TestPropertyDuplicateSourceChangesNothing: a ledger combined with a copy of itself from a
+// second source — whole, or shuffled, or only part of it (an overlapping export) — gives the
+// same report as the ledger alone.
+func TestPropertyDuplicateSourceChangesNothing(t *testing.T) {
+	for seed := uint64(1); seed <= 12; seed++ {
+		var buf bytes.Buffer
+		if err := ledgergen.Write(&buf, ledgergen.Options{Lines: 500, Tickers: 4, Events: true, Seed: seed}); err != nil {
+			t.Fatal(err)
+		}
+		text := buf.String()
+		want := report(t, []Source{ledger(t, "a.cgt", text)})
+		lines := strings.Split(strings.TrimSuffix(text, "\n"), "\n")
+		rng := rand.New(rand.NewPCG(seed, 7))
+		shuffled := append([]string(nil), lines...)
+		rng.Shuffle(len(shuffled), func(i, j int) { shuffled[i], shuffled[j] = shuffled[j], shuffled[i] })
+		part := lines[rng.IntN(len(lines)/2) : len(lines)/2+rng.IntN(len(lines)/2)]
+		copies := map[string]string{
+			"whole":    text,
+			"shuffled": strings.Join(shuffled, "\n") + "\n",
+			"part":     strings.Join(part, "\n") + "\n",
+		}
+		for name, cp := range copies {
+			for _, order := range [][2]string{{"a.cgt", "copy.cgt"}, {"copy.cgt", "a.cgt"}} {
+				srcs := map[string]Source{"a.cgt": ledger(t, "a.cgt", text), "copy.cgt": ledger(t, "copy.cgt", cp)}
+				got := report(t, []Source{srcs[order[0]], srcs[order[1]]})
+				if got != want && order[0] == "a.cgt" {
+					t.Fatalf("seed %d, copy %s: the report changed with a second source", seed, name)
+				}
+				if order[0] == "copy.cgt" && strings.ReplaceAll(got, "copy.cgt", "a.cgt") != want && name == "whole" {
+					t.Fatalf("seed %d, copy %s first: the figures changed with a second source", seed, name)
+				}
+			}
+		}
+	}
+}
+
+// report is the figures of a report on the sources (their warnings left out).
+func report(t *testing.T, srcs []Source) string {
+	t.Helper()
+	txns, _ := Combine(srcs)
+	rep, err := engine.Calculate(txns, engine.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := json.Marshal([]any{rep.TaxYears, rep.Holdings, rep.Pools, rep.Excluded, rep.LossesCarriedForward})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
