@@ -28,7 +28,11 @@ func appendTransaction(b []byte, t model.Transaction) []byte {
 	b = append(b, ' ')
 	b = append(b, t.Action...)
 	b = append(b, ' ')
-	b = append(b, t.Ticker...)
+	if t.Action == model.AccountDecl {
+		b = appendAccount(b, t.Ticker)
+	} else {
+		b = append(b, t.Ticker...)
+	}
 	switch t.Action {
 	case model.Buy, model.Sell:
 		b = appendNumber(b, " ", t.Quantity)
@@ -91,13 +95,13 @@ func TotalForm(t model.Transaction) bool {
 // ledger language has no field for it).
 func appendLabels(b []byte, t model.Transaction) []byte {
 	if t.Account != "" {
-		b = append(append(b, " ACCOUNT "...), t.Account...)
+		b = appendAccount(append(b, " ACCOUNT "...), t.Account)
 	}
 	if t.ISIN != "" {
-		b = append(append(b, " ISIN "...), t.ISIN...)
+		b = appendLabelValue(append(b, " ISIN "...), t.ISIN)
 	}
 	if t.BrokerRef != "" {
-		b = append(append(b, " REF "...), t.BrokerRef...)
+		b = appendLabelValue(append(b, " REF "...), t.BrokerRef)
 	}
 	if t.Name != "" {
 		b = append(b, " # "...)
@@ -109,6 +113,15 @@ func appendLabels(b []byte, t model.Transaction) []byte {
 		}
 	}
 	return b
+}
+
+// appendAccount writes an account label bare when it follows the rules of tickers, else quoted.
+func appendAccount(b []byte, s string) []byte {
+	var buf [maxTickerLen]byte
+	if up, bad := upperTicker([]byte(s), &buf); bad < 0 && len(up) > 0 && string(up) == s {
+		return append(b, s...)
+	}
+	return appendQuoted(b, s)
 }
 
 func appendNumber(b []byte, before string, d model.Decimal) []byte {
