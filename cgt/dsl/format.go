@@ -104,16 +104,25 @@ func appendLabels(b []byte, t model.Transaction) []byte {
 		b = appendLabelValue(append(b, " REF "...), t.BrokerRef)
 	}
 	if t.Name != "" {
-		b = append(b, " # "...)
-		for _, r := range t.Name {
-			if r < 0x20 || r == 0x7F || r == '\u2028' || r == '\u2029' || r == 0x85 {
-				r = ' '
-			}
-			b = utf8.AppendRune(b, r)
-		}
+		b = appendComment(append(b, " # "...), t.Name)
 	}
 	return b
 }
+
+// appendComment writes text for a comment: control characters (and the Unicode line and
+// paragraph separators) become spaces, so the text cannot start a new line.
+func appendComment(b []byte, s string) []byte {
+	for _, r := range s {
+		if labelControl(r) || r == utf8.RuneError {
+			r = ' '
+		}
+		b = utf8.AppendRune(b, r)
+	}
+	return b
+}
+
+// CommentText returns s made safe for a ledger comment: control characters become spaces.
+func CommentText(s string) string { return string(appendComment(nil, s)) }
 
 // appendAccount writes an account label bare when it follows the rules of tickers, else quoted.
 func appendAccount(b []byte, s string) []byte {

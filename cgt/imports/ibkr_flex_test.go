@@ -53,10 +53,5 @@ func TestIBKRFlexCSV(t *testing.T) {
 
 func FuzzIBKRFlex(f *testing.F) {
 	f.Add([]byte(flexXML))
-	f.Fuzz(func(t *testing.T, src []byte) {
-		imp, err := Read("f.xml", src, Options{Broker: "ibkr-flex"})
-		if err == nil && imp.Report.Imported+len(imp.Report.Skipped) != imp.Report.Rows {
-			t.Fatalf("rows not accounted for: %+v", imp.Report)
-		}
-	})
+	f.Fuzz(func(t *testing.T, src []byte) { fuzzRead(t, "ibkr-flex", src) })
 }

@@ -12,6 +12,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/cgt-tools/cgt/cgt/dsl"
 	"github.com/cgt-tools/cgt/cgt/model"
 )
 
@@ -109,16 +110,26 @@ func Read(file string, src []byte, opts Options) (*Import, error) {
 	} else if im = Detect(src); im == nil {
 		return nil, Unrecognised(file, src)
 	}
+	account := strings.TrimSpace(opts.Account)
+	if account != "" {
+		label, msg, hint := dsl.CheckAccountLabel(account)
+		if msg != "" {
+			return nil, &model.Error{Code: model.CodeInvalidArgument, Message: msg, Hint: hint, Value: clip(account, 80),
+				Examples: []string{"account=T212-ISA"}, Context: map[string]any{"argument": "account"}}
+		}
+		account = label
+	}
 	imp, err := im.Read(file, src)
 	if err != nil {
 		return nil, err
 	}
-	if opts.Account != "" {
-		imp.Report.Account = opts.Account
+	if account != "" {
+		imp.Report.Account = account
 		for i := range imp.Transactions {
-			imp.Transactions[i].Account = opts.Account
+			imp.Transactions[i].Account = account
 		}
 	}
+	checkWritable(imp)
 	return imp, nil
 }
 

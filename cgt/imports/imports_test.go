@@ -212,7 +212,7 @@ func TestParseNumber(t *testing.T) {
 
 func TestMergeCountsRepeatedReferenceOnce(t *testing.T) {
 	src := "Action,Time,ISIN,Ticker,Name,No. of shares,Price / share,Currency (Price / share),Exchange rate,Total,Currency (Total),ID\n" +
-		"Market buy,2024-01-02 10:00:00,US0000000001,FOO,Foo,1,10,USD,1.25,8.00,GBP,EOF1\n"
+		"Market buy,2024-01-02 10:00:00,US0000000002,FOO,Foo,1,10,USD,1.25,8.00,GBP,EOF1\n"
 	a, _ := Read("a.csv", []byte(src), Options{})
 	b, _ := Read("b.csv", []byte(src), Options{})
 	txns, warnings := Merge([]*Import{a, b})
