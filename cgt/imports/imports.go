@@ -98,6 +98,7 @@ type Options struct {
 // Read converts one export file: detected from its content unless opts.Broker names the
 // format. An unrecognised file is a parse_error listing the known formats and the header seen.
 func Read(file string, src []byte, opts Options) (*Import, error) {
+	src = decodeText(src) // once, for every importer: UTF-16, Windows-1252, CR-only line ends
 	var im *Importer
 	if b := strings.TrimSpace(opts.Broker); b != "" && !strings.EqualFold(b, "auto") {
 		found, ok := Lookup(b)
@@ -123,6 +124,9 @@ func Read(file string, src []byte, opts Options) (*Import, error) {
 	if err != nil {
 		return nil, err
 	}
+	if imp.Report.Rows == 0 {
+		return nil, noRows(file, im)
+	}
 	if account != "" {
 		imp.Report.Account = account
 		for i := range imp.Transactions {
@@ -131,6 +135,18 @@ func Read(file string, src []byte, opts Options) (*Import, error) {
 	}
 	checkWritable(imp)
 	return imp, nil
+}
+
+// noRows is the error for an export recognised by its header that gave no data row: a file
+// whose rows were lost (line ends a program changed, a filter that kept nothing) must not
+// read as a period without transactions.
+func noRows(file string, im *Importer) *model.Error {
+	return &model.Error{Code: model.CodeParse, File: file,
+		Message: fmt.Sprintf("%s was recognised as %s, but no data rows were read from it", file, im.Title),
+		Hint: "Check that the export covers the period wanted and was not cut or re-saved: export it again from the broker's website " +
+			"(CSV, UTF-8, one row per line). If the period really had no transactions, leave the file out.",
+		Examples: []string{"cgt transactions.import history.csv broker=" + im.Name},
+		Context:  map[string]any{"broker": im.Name, "rows": 0, "reason": "no_rows"}}
 }
 
 // Unrecognised is the error for a file no importer recognises: it names the header it saw

@@ -3,10 +3,15 @@ package imports
 import (
 	"bytes"
 	"encoding/csv"
+	"errors"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
+	"unicode/utf16"
+
+	"github.com/cgt-tools/cgt/cgt/model"
 )
 
 // injected is what a hostile export puts in a cell: a line end and then a ledger line.
@@ -92,4 +97,63 @@ func TestTrading212IDWithALineEndSkipsTheRow(t *testing.T) {
 		t.Fatal("no warning")
 	}
 	checkWritesData(t, imp.Transactions)
+}
+
+// A sample saved with CR-only line ends ("CSV (Macintosh)") or as UTF-16 ("Unicode text")
+// reads as the sample itself.
+func TestLineEndsAndEncodingsAsSaved(t *testing.T) {
+	src, err := os.ReadFile("testdata/trading212/kapji_2026_transactions.csv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := Read("t.csv", src, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	lf := bytes.ReplaceAll(src, []byte("\r\n"), []byte("\n"))
+	variants := map[string][]byte{
+		"cr-only":    bytes.ReplaceAll(lf, []byte("\n"), []byte("\r")),
+		"utf-16le":   utf16Bytes(string(lf), false, true),
+		"utf-16be":   utf16Bytes(string(lf), true, true),
+		"utf-16-bom": utf16Bytes(string(lf), false, false),
+	}
+	for name, v := range variants {
+		got, err := Read("t.csv", v, Options{})
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if len(got.Transactions) != len(want.Transactions) || got.Report.Rows != want.Report.Rows {
+			t.Fatalf("%s: %d transactions from %d rows, want %d from %d", name, len(got.Transactions), got.Report.Rows, len(want.Transactions), want.Report.Rows)
+		}
+		for i := range got.Transactions {
+			got.Transactions[i].Source = want.Transactions[i].Source
+		}
+		if !reflect.DeepEqual(got.Transactions, want.Transactions) {
+			t.Fatalf("%s: transactions differ", name)
+		}
+	}
+}
+
+func utf16Bytes(s string, big, noBOM bool) []byte {
+	var out []byte
+	if !noBOM {
+		out = append(out, 0xFF, 0xFE)
+	}
+	for _, u := range utf16.Encode([]rune(s)) {
+		if big {
+			out = append(out, byte(u>>8), byte(u))
+		} else {
+			out = append(out, byte(u), byte(u>>8))
+		}
+	}
+	return out
+}
+
+// An export recognised by its header that gives no data row is an error, never an empty import.
+func TestRecognisedExportWithoutRowsIsAnError(t *testing.T) {
+	_, err := Read("t.csv", []byte(t212Head), Options{})
+	var e *model.Error
+	if !errors.As(err, &e) || e.Code != model.CodeParse || e.Context["reason"] != "no_rows" || !strings.Contains(e.Hint, "export it again") {
+		t.Fatalf("err = %#v", err)
+	}
 }
