@@ -217,6 +217,9 @@ func (a *ibkrActivity) trade(hasOrders bool) {
 	}
 	asset := t.str(t.col("Asset Category"))
 	sym := t.str(t.col("Symbol"))
+	if asset == "" && currencyPair(sym) {
+		asset = "Forex"
+	}
 	switch strings.ToLower(asset) {
 	case "forex":
 		b.skip(row, "fx_conversion", "currency conversion "+sym+": not a share transaction")

@@ -9,6 +9,7 @@ import (
 
 	"github.com/shopspring/decimal"
 
+	"github.com/cgt-tools/cgt/cgt/dsl"
 	"github.com/cgt-tools/cgt/cgt/model"
 )
 
@@ -24,10 +25,50 @@ var IBKRFlex = &Importer{
 		if c.XMLRoot != "" {
 			return c.XMLRoot == "FlexQueryResponse"
 		}
-		return headerHas(c.Header, "Buy/Sell", "TradeDate") ||
-			headerHas(c.Header, "ClientAccountID", "Type", "Amount") || headerHas(c.Header, "ClientAccountID", "ActionID")
+		for _, l := range c.Lines {
+			if flexEnvelope().MatchString(l) {
+				continue // the header and trailer records a query can be set to write
+			}
+			return isFlexHeader(flexDescriptor().ReplaceAllString(l, ""))
+		}
+		return false
 	},
 	Read: readIBKRFlex,
+}
+
+// isFlexHeader reports a CSV header of Flex fields: trades, cash transactions (a query of cash
+// transactions alone has no trade fields, and may leave ClientAccountID out) or corporate
+// actions.
+func isFlexHeader(h string) bool {
+	return headerHas(h, "Buy/Sell", "TradeDate") || headerHas(h, "ClientAccountID", "ActionID") ||
+		(headerHas(h, "Type", "Amount") && (headerHas(h, "ClientAccountID") || headerHas(h, "CurrencyPrimary") ||
+			headerHas(h, "FXRateToBase") || headerHas(h, "TransactionID")))
+}
+
+// A Flex CSV query set to "include header and trailer records" wraps its sections in BOF, BOA,
+// BOS ... EOS, EOA, EOF records; with "section code and line descriptor" every header and data
+// line starts with HEADER or DATA and the section's code (TRNT, CTRN, CORP...).
+var (
+	flexEnvelope   = lazyRegexp(`^"?(BOF|BOA|BOS|EOS|EOA|EOF)"?(,|$)`)
+	flexDescriptor = lazyRegexp(`^"?(HEADER|DATA)"?,"?[A-Z0-9]{2,6}"?,`)
+)
+
+// plainFlexCSV turns the envelope records into blank lines and takes the line descriptors
+// off, so the file reads as sections of header and data lines; line numbers stay.
+func plainFlexCSV(src []byte) []byte {
+	if !flexEnvelope().Match(src) && !flexDescriptor().Match(src) {
+		return src
+	}
+	lines := bytes.SplitAfter(src, []byte("\n"))
+	for i, l := range lines {
+		switch {
+		case flexEnvelope().Match(l):
+			lines[i] = []byte("\n")
+		case flexDescriptor().Match(l):
+			lines[i] = flexDescriptor().ReplaceAll(l, nil)
+		}
+	}
+	return bytes.Join(lines, nil)
 }
 
 // ibkrDates: IBKR's default yyyyMMdd[;HHmmss] and the ISO forms a query can be set to.
@@ -39,7 +80,7 @@ func readIBKRFlex(file string, src []byte) (*Import, error) {
 	if c := Sniff(src); c.XMLRoot != "" {
 		return readIBKRFlexXML(file, src, b)
 	}
-	t, err := openCSV(file, src, b, nil)
+	t, err := openCSV(file, plainFlexCSV(src), b, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -161,6 +202,9 @@ func (t *table) ibkrTrade(b *batch, row int) {
 	if t.err != nil {
 		return
 	}
+	if asset == "" && t.str(t.col("isin")) == "" && currencyPair(t.str(t.col("symbol"))) {
+		asset = "CASH"
+	}
 	switch asset {
 	case "CASH":
 		b.skip(row, "fx_conversion", "currency conversion "+t.str(t.col("symbol"))+": not a share transaction")
@@ -213,6 +257,16 @@ func (t *table) ibkrTrade(b *batch, row int) {
 	b.add(row, model.Transaction{Date: date, Action: action, Ticker: tk, Quantity: num(qty), Price: amount(price, ccy),
 		Fees: amount(fees, ccy), ISIN: t.str(t.col("isin")), Name: t.str(t.col("description")), BrokerRef: ref,
 		Account: t.str(t.col("accountId", "ClientAccountID"))})
+}
+
+// currencyPair reports a symbol that names two currencies (GBP.USD, EUR.GBP, USD/JPY): a
+// currency conversion, not a security.
+func currencyPair(s string) bool {
+	s = strings.ToUpper(strings.TrimSpace(s))
+	if len(s) != 7 || (s[3] != '.' && s[3] != '/') {
+		return false
+	}
+	return dsl.IsCurrency(s[:3]) && dsl.IsCurrency(s[4:])
 }
 
 func (t *table) ibkrCash(b *batch, row int) {

@@ -283,6 +283,8 @@ func (t *table) ibkrHistRow(b *batch, c ibkrHistCols, base string) {
 	}
 	key := tk + "|" + date.String()
 	switch {
+	case (ty == "buy" || ty == "sell") && isin == "" && currencyPair(tk):
+		b.skip(row, "fx_conversion", "currency conversion "+tk+" ("+desc+"): not a share transaction")
 	case ty == "buy" || ty == "sell":
 		action := model.Buy
 		if ty == "sell" {
