@@ -32,6 +32,13 @@ func TestTrading212RowMeanings(t *testing.T) {
 			"Stock split close,2024-06-10 05:00:00,US0000000003,NVDA,Nvidia,2,1000,USD,,,,2000,GBP,,,,,,,,\n" +
 				"Stock split open,2024-06-10 05:00:00,US0000000003,NVDA,Nvidia,20,100,USD,,,,2000,GBP,,,,,,,,\n",
 			[]string{"2024-06-10 SPLIT NVDA ratio=10 (row 3)"}, nil},
+		{"split_pair_open_row_first",
+			"Stock split open,2024-06-10 05:00:00,US0000000003,NVDA,Nvidia,20,100,USD,,,,2000,GBP,,,,,,,,\n" +
+				"Stock split close,2024-06-10 05:00:00,US0000000003,NVDA,Nvidia,2,1000,USD,,,,2000,GBP,,,,,,,,\n",
+			[]string{"2024-06-10 SPLIT NVDA ratio=10 (row 3)"}, nil},
+		{"split_close_without_open_is_a_warning",
+			"Stock split close,2024-06-10 05:00:00,US0000000003,NVDA,Nvidia,2,1000,USD,,,,2000,GBP,,,,,,,,\n",
+			nil, []string{"split"}},
 		{"cash_rows_are_skipped_with_type",
 			"Deposit,2024-01-01 00:15:20,,,,,,,,,,3000.00,GBP,,,,,,x1,,\n" +
 				"Withdrawal,2024-01-02 00:15:20,,,,,,,,,,-20.00,GBP,,,,,,x2,,\n" +
