@@ -92,12 +92,18 @@ func (t *table) ajbellRow(b *batch, c ajbellCols) {
 	case strings.Contains(low, "accumulation"):
 		// Income kept in an accumulation fund: taxed as income and added to the cost of
 		// the holding (CG57707).
-		if qty.Sign() <= 0 || amt.IsZero() {
-			b.warn(row, "accumulation", "accumulation distribution of "+tk+" without the units held or the amount",
+		// The row gives the amount, or the units held and the rate per unit; the units are
+		// information only (0 when the row leaves them out).
+		total := amt.Abs()
+		if total.IsZero() && qty.Sign() > 0 {
+			total = qty.Mul(price.Abs())
+		}
+		if tk == "" || total.IsZero() {
+			b.warn(row, "accumulation", "accumulation distribution of "+clip(desc, 60)+" without a security or an amount",
 				"add an ACCUMULATION line with the units held and the amount from the fund's tax voucher")
 			return
 		}
-		tx.Action, tx.Quantity, tx.Total = model.Accumulation, num(qty), amount(amt.Abs(), model.GBP)
+		tx.Action, tx.Quantity, tx.Total = model.Accumulation, num(qty), amount(total, model.GBP)
 		b.add(row, tx)
 	case strings.Contains(low, "dividend") || strings.Contains(low, "distribution") || strings.Contains(low, "income"):
 		if amt.Sign() <= 0 || tk == "" {
