@@ -91,7 +91,8 @@ func (t *table) etoroRow(b *batch, c etoroCols) (etoroSDRT, bool) {
 	low := strings.ToLower(typ)
 	details := t.str(c.details)
 	amt, _ := t.local(c.amount, commaThousands)
-	units, _ := t.local(c.units, commaThousands)
+	// A row whose amount has a decimal comma has one in its units too ("1,234" = 1.234).
+	units, _ := t.local(c.units, rowStyle(t.str(c.amount)))
 	if t.err != nil {
 		return etoroSDRT{}, false
 	}

@@ -56,7 +56,8 @@ func (t *table) revolutRow(b *batch, c revolutCols) {
 	typ := t.str(c.typ)
 	kind := strings.ToUpper(strings.ReplaceAll(typ, "_", " "))
 	tk := ticker(t.str(c.tk), "")
-	qty, _ := t.local(c.qty, commaThousands)
+	// A row whose amounts have decimal commas has one in its quantity too ("1,234" = 1.234).
+	qty, _ := t.local(c.qty, rowStyle(t.str(c.price), t.str(c.total)))
 	price, _ := t.local(c.price, commaThousands)
 	total, _ := t.local(c.total, commaThousands)
 	ccy := ""
