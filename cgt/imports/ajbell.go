@@ -34,13 +34,8 @@ func readAJBell(file string, src []byte) (*Import, error) {
 		return nil, err
 	}
 	var c ajbellCols
-	for _, f := range []struct {
-		dst  *int
-		name string
-	}{{&c.date, "Date"}, {&c.typ, "Transaction"}, {&c.desc, "Description"}, {&c.qty, "Quantity"}, {&c.price, "Price"}, {&c.amount, "Amount (GBP)"}, {&c.ref, "Reference"}} {
-		if *f.dst, err = t.need(f.name); err != nil {
-			return nil, err
-		}
+	if err = t.bind(column(&c.date, "Date"), column(&c.typ, "Transaction"), column(&c.desc, "Description"), column(&c.qty, "Quantity"), column(&c.price, "Price"), column(&c.amount, "Amount (GBP)"), column(&c.ref, "Reference")); err != nil {
+		return nil, err
 	}
 	for t.next() {
 		t.ajbellRow(b, c)

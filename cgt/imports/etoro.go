@@ -42,13 +42,8 @@ func readEToro(file string, src []byte) (*Import, error) {
 		return nil, err
 	}
 	var c etoroCols
-	for _, f := range []struct {
-		dst  *int
-		name string
-	}{{&c.date, "Date"}, {&c.typ, "Type"}, {&c.details, "Details"}, {&c.amount, "Amount"}, {&c.units, "Units"}, {&c.pos, "Position ID"}} {
-		if *f.dst, err = t.need(f.name); err != nil {
-			return nil, err
-		}
+	if err = t.bind(column(&c.date, "Date"), column(&c.typ, "Type"), column(&c.details, "Details"), column(&c.amount, "Amount"), column(&c.units, "Units"), column(&c.pos, "Position ID")); err != nil {
+		return nil, err
 	}
 	c.asset = t.col("Asset type")
 	var sdrt []etoroSDRT

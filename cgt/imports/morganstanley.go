@@ -49,13 +49,8 @@ func readMorganStanley(file string, src []byte) (*Import, error) {
 	if c.date, err = t.need("Vest Date", "Execution Date", "Date"); err != nil {
 		return nil, err
 	}
-	for _, f := range []struct {
-		dst  *int
-		name string
-	}{{&c.typ, "Type"}, {&c.price, "Price"}, {&c.qty, "Quantity"}} {
-		if *f.dst, err = t.need(f.name); err != nil {
-			return nil, err
-		}
+	if err = t.bind(column(&c.typ, "Type"), column(&c.price, "Price"), column(&c.qty, "Quantity")); err != nil {
+		return nil, err
 	}
 	c.order, c.plan, c.symbol, c.status = t.col("Order Number"), t.col("Plan"), t.col("Symbol"), t.col("Status", "Order Status")
 	c.netCash, c.netAmount = t.col("Net Cash Proceeds"), t.col("Net Amount")

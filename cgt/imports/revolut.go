@@ -33,13 +33,8 @@ func readRevolut(file string, src []byte) (*Import, error) {
 		return nil, err
 	}
 	var c revolutCols
-	for _, f := range []struct {
-		dst  *int
-		name string
-	}{{&c.date, "Date"}, {&c.tk, "Ticker"}, {&c.typ, "Type"}, {&c.qty, "Quantity"}, {&c.price, "Price per share"}, {&c.total, "Total Amount"}, {&c.ccy, "Currency"}} {
-		if *f.dst, err = t.need(f.name); err != nil {
-			return nil, err
-		}
+	if err = t.bind(column(&c.date, "Date"), column(&c.tk, "Ticker"), column(&c.typ, "Type"), column(&c.qty, "Quantity"), column(&c.price, "Price per share"), column(&c.total, "Total Amount"), column(&c.ccy, "Currency")); err != nil {
+		return nil, err
 	}
 	for t.next() {
 		t.revolutRow(b, c)

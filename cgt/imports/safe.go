@@ -85,6 +85,11 @@ func readBack(t model.Transaction) (model.Transaction, string) {
 	if why := controlField(t); why != "" {
 		return t, why
 	}
+	if t.BrokerRef != "" {
+		if msg, _ := dsl.CheckBrokerRef(t.BrokerRef); msg != "" {
+			return t, dsl.CommentText(msg)
+		}
+	}
 	line := dsl.Format(t)
 	if strings.Count(line, "\n") != 1 || strings.ContainsAny(line[:len(line)-1], "\r\x00") {
 		return t, "a value holds a line end or a control character"

@@ -119,6 +119,41 @@ func (t *table) need(names ...string) (int, error) {
 	return i, nil
 }
 
+// columnRef binds a required column, found by any of its header names, to the index a reader
+// keeps for it.
+type columnRef struct {
+	dst   *int
+	names []string
+}
+
+// column names a required column for bind: dst gets its index.
+func column(dst *int, names ...string) columnRef { return columnRef{dst, names} }
+
+// bind finds every required column of an importer's layout by its header name (in any order)
+// and stores its index, or returns the error naming the first one missing. Optional columns
+// are found with col.
+func (t *table) bind(cols ...columnRef) error {
+	for _, c := range cols {
+		i, err := t.need(c.names...)
+		if err != nil {
+			return err
+		}
+		*c.dst = i
+	}
+	return nil
+}
+
+// require checks that the header has every column named, each by its one name; a row is
+// then read by name with col.
+func (t *table) require(names ...string) error {
+	for _, n := range names {
+		if _, err := t.need(n); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // next reads the next non-blank record and counts it as a row; false at the end or on an
 // error (t.err). A record shorter than the required columns is a truncated row.
 func (t *table) next() bool {
@@ -163,6 +198,31 @@ func (t *table) csvError(err error) error {
 			Hint:    "Export the file again from the broker without editing it."}
 	}
 	return err
+}
+
+// eachRecord reads src as CSV record by record, for the readers whose files are sections of
+// several tables (IBKR statements, Vanguard reports): fn gets each non-blank record, its cells
+// trimmed, with its 1-based line. A line that is not CSV is an error naming it.
+func eachRecord(file string, src []byte, fn func(line int, rec []string) error) error {
+	t := &table{file: file}
+	r := newCSVReader(decodeText(src))
+	r.ReuseRecord = false
+	for {
+		rec, err := r.Read()
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return t.csvError(err)
+		}
+		line, _ := r.FieldPos(0)
+		if blank(rec) {
+			continue
+		}
+		if err := fn(line, trimAll(rec)); err != nil {
+			return err
+		}
+	}
 }
 
 func blank(rec []string) bool {

@@ -2,7 +2,6 @@ package imports
 
 import (
 	"fmt"
-	"io"
 	"strings"
 
 	"github.com/shopspring/decimal"
@@ -99,58 +98,34 @@ type vanguardInv struct {
 func readVanguard(file string, src []byte) (*Import, error) {
 	b := newBatch(file, "vanguard")
 	t := &table{file: file, b: b}
-	r := newCSVReader(decodeText(src))
-	r.ReuseRecord = false
 	var cash []*vanguardCash
 	var inv []vanguardInv
 	kind := "" // "cash" or "investment": the table whose header is current
 	headers := 0
-	for {
-		rec, err := r.Read()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			return nil, t.csvError(err)
-		}
-		line, _ := r.FieldPos(0)
-		if blank(rec) {
-			continue
-		}
-		rec = trimAll(rec)
+	err := eachRecord(file, src, func(line int, rec []string) error {
 		switch {
 		case vanguardInvestmentHeader(rec):
 			kind, headers = "investment", headers+1
 			t.section(ibkrLine{line: line, fields: rec})
-			for _, n := range []string{"Date", "InvestmentName", "TransactionDetails", "Quantity", "Cost"} {
-				if _, err := t.need(n); err != nil {
-					return nil, err
-				}
-			}
-			continue
+			return t.require("Date", "InvestmentName", "TransactionDetails", "Quantity", "Cost")
 		case vanguardCashHeader(rec):
 			kind, headers = "cash", headers+1
 			t.section(ibkrLine{line: line, fields: rec})
-			for _, n := range []string{"Date", "Details", "Amount"} {
-				if _, err := t.need(n); err != nil {
-					return nil, err
-				}
-			}
-			continue
+			return t.require("Date", "Details", "Amount")
 		}
 		if vanguardDecoration(rec) {
-			continue // account label, table title, page label, or a Balance/Cost summary
+			return nil // account label, table title, page label, or a Balance/Cost summary
 		}
 		if kind == "" {
 			if _, ok := parseDate(rec[0], vanguardDates...); ok {
-				return nil, &model.Error{Code: model.CodeParse, File: file, Line: line, Value: clip(strings.Join(rec, ","), 120),
+				return &model.Error{Code: model.CodeParse, File: file, Line: line, Value: clip(strings.Join(rec, ","), 120),
 					Message: fmt.Sprintf("%s row %d comes before any table header (Date,Details,Amount,Balance or Date,InvestmentName,TransactionDetails,Quantity,Price,Cost)", file, line),
 					Hint:    "Save the Vanguard report again as CSV without removing its header lines."}
 			}
-			continue
+			return nil
 		}
 		if !t.use(ibkrLine{line: line, section: kind + " table", fields: rec}) {
-			return nil, t.err
+			return t.err
 		}
 		date := t.date(t.col("Date"), vanguardDates...)
 		if kind == "cash" {
@@ -162,9 +137,10 @@ func readVanguard(file string, src []byte) (*Import, error) {
 			v.cost, v.hasCost = t.decOK(t.col("Cost"), moneyNumber)
 			inv = append(inv, v)
 		}
-		if t.err != nil {
-			return nil, t.err
-		}
+		return t.err
+	})
+	if err != nil {
+		return nil, err
 	}
 	if headers == 0 {
 		isHeader := func(f []string) bool { return vanguardCashHeader(f) || vanguardInvestmentHeader(f) }
