@@ -13,6 +13,8 @@ import (
 var AJBell = &Importer{
 	Name:      "ajbell",
 	Title:     "AJ Bell transaction history CSV",
+	Broker:    "AJ Bell",
+	Page:      "ajbell",
 	Signature: "header Date,Transaction,Description,Quantity,Price,Amount (GBP),Reference",
 	Detect: func(c *Content) bool {
 		return headerStarts(c.Header, "Date", "Transaction", "Description", "Quantity", "Price") && headerHas(c.Header, "Amount (GBP)")

@@ -17,6 +17,8 @@ import (
 var EToro = &Importer{
 	Name:      "etoro",
 	Title:     "eToro account statement, Account Activity sheet as CSV",
+	Broker:    "eToro",
+	Page:      "etoro",
 	Signature: "header starting Date,Type,Details,Amount,Units with Position ID",
 	Detect: func(c *Content) bool {
 		return headerStarts(c.Header, "Date", "Type", "Details", "Amount", "Units") && headerHas(c.Header, "Position ID")

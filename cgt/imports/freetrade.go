@@ -14,6 +14,8 @@ import (
 var Freetrade = &Importer{
 	Name:      "freetrade",
 	Title:     "Freetrade activity CSV",
+	Broker:    "Freetrade",
+	Page:      "freetrade",
 	Signature: "header starting Title,Type,Timestamp,Account Currency,Total Amount",
 	Detect: func(c *Content) bool {
 		return headerStarts(c.Header, "Title", "Type", "Timestamp", "Account Currency", "Total Amount")

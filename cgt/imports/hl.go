@@ -14,6 +14,8 @@ import (
 var HL = &Importer{
 	Name:      "hl",
 	Title:     "Hargreaves Lansdown Transaction Summary CSV",
+	Broker:    "Hargreaves Lansdown",
+	Page:      "hl",
 	Signature: `a header line "Trade date,Settle date,Reference,Description,Unit cost (p),Quantity,Value (£)" after the report's preamble`,
 	Detect: func(c *Content) bool {
 		for _, l := range c.Lines {

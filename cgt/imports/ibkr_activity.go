@@ -16,6 +16,8 @@ import (
 var IBKRActivity = &Importer{
 	Name:      "ibkr-activity",
 	Title:     "Interactive Brokers Activity Statement CSV",
+	Broker:    "IBKR Activity Statement",
+	Page:      "ibkr-activity",
 	Signature: `lines starting "Statement,Header,Field Name,Field Value" and "Statement,Data,Title,Activity Statement" (or a "Trades,Header," line)`,
 	Detect: func(c *Content) bool {
 		if ibkrSectionLine(c, "Transaction History", "Header") {

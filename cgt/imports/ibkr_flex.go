@@ -20,6 +20,8 @@ import (
 var IBKRFlex = &Importer{
 	Name:      "ibkr-flex",
 	Title:     "Interactive Brokers Activity Flex Query (XML or CSV)",
+	Broker:    "Interactive Brokers",
+	Page:      "ibkr",
 	Signature: `XML root <FlexQueryResponse>, or a CSV header of Flex fields with "Buy/Sell" and "TradeDate" (or "Type" and "Amount" for cash transactions)`,
 	Detect: func(c *Content) bool {
 		if c.XMLRoot != "" {

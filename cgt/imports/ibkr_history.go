@@ -16,6 +16,8 @@ import (
 var IBKRHistory = &Importer{
 	Name:      "ibkr-history",
 	Title:     "Interactive Brokers Transaction History CSV",
+	Broker:    "IBKR Transaction History",
+	Page:      "ibkr-history",
 	Signature: `a line starting "Transaction History,Header,Date,Account,Description,Transaction Type"`,
 	Detect: func(c *Content) bool {
 		return ibkrSectionLine(c, "Transaction History", "Header")

@@ -16,6 +16,8 @@ import (
 var II = &Importer{
 	Name:      "ii",
 	Title:     "interactive investor transactions CSV",
+	Broker:    "interactive investor",
+	Page:      "ii",
 	Signature: "header starting Date,Settlement Date,Symbol,Sedol with Debit,Credit columns",
 	Detect: func(c *Content) bool {
 		return headerStarts(c.Header, "Date", "Settlement Date", "Symbol", "Sedol") && headerHas(c.Header, "Debit", "Credit")

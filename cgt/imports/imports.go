@@ -22,6 +22,11 @@ type Importer struct {
 	Name string
 	// Title is what a person calls the export ("Trading 212 account History CSV").
 	Title string
+	// Broker is the firm as people name it ("Trading 212"), the title of its page.
+	Broker string
+	// Page is the name of the broker's page in the documentation site
+	// (docs-site/src/content/docs/guides/brokers/PAGE.md); two formats of one broker share it.
+	Page string
 	// Signature says what the detector looks for, quoted when a file is not recognised.
 	Signature string
 	// Detect reports whether the content is in this format. It reads the sniffed header

@@ -240,3 +240,17 @@ func TestFromWindows1252(t *testing.T) {
 		t.Errorf("got %q, want %q", got, want)
 	}
 }
+
+// Every importer names its broker and its page in the documentation site, from which the
+// README's list of formats and the brokers overview are generated.
+func TestEveryImporterHasItsPage(t *testing.T) {
+	for _, im := range All() {
+		if im.Name == "" || im.Title == "" || im.Broker == "" || im.Page == "" || im.Signature == "" {
+			t.Errorf("%s: name, title, broker, page and signature are all needed: %+v", im.Name, im)
+			continue
+		}
+		if _, err := os.Stat("../../docs-site/src/content/docs/guides/brokers/" + im.Page + ".md"); err != nil {
+			t.Errorf("%s: no page %s.md in the documentation site's brokers guide", im.Name, im.Page)
+		}
+	}
+}

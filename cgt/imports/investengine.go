@@ -14,6 +14,8 @@ import (
 var InvestEngine = &Importer{
 	Name:      "investengine",
 	Title:     "InvestEngine trading statement CSV",
+	Broker:    "InvestEngine",
+	Page:      "investengine",
 	Signature: "header starting Security / ISIN,Transaction Type,Quantity,Share Price,Total Trade Value",
 	Detect: func(c *Content) bool {
 		return headerStarts(c.Header, "Security / ISIN", "Transaction Type", "Quantity", "Share Price")

@@ -18,6 +18,8 @@ import (
 var MorganStanley = &Importer{
 	Name:      "morganstanley",
 	Title:     "Morgan Stanley at Work / E*TRADE stock plan reports (Releases, Withdrawals)",
+	Broker:    "Morgan Stanley",
+	Page:      "morganstanley",
 	Signature: "header with Order Number, Net Share Proceeds and Tax Payment Method (Vest Date, Execution Date or Date first)",
 	Detect: func(c *Content) bool {
 		return headerHas(c.Header, "Order Number", "Type", "Price", "Quantity", "Net Share Proceeds", "Tax Payment Method") &&

@@ -14,6 +14,8 @@ import (
 var Revolut = &Importer{
 	Name:      "revolut",
 	Title:     "Revolut trading account statement CSV",
+	Broker:    "Revolut",
+	Page:      "revolut",
 	Signature: "header starting Date,Ticker,Type,Quantity,Price per share,Total Amount,Currency",
 	Detect: func(c *Content) bool {
 		return headerStarts(c.Header, "Date", "Ticker", "Type", "Quantity") && headerHas(c.Header, "Price per share", "Total Amount", "Currency")

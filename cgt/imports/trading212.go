@@ -17,6 +17,8 @@ import (
 var Trading212 = &Importer{
 	Name:      "trading212",
 	Title:     "Trading 212 History CSV",
+	Broker:    "Trading 212",
+	Page:      "trading212",
 	Signature: "header starting Action,Time,ISIN,Ticker,Name",
 	Detect: func(c *Content) bool {
 		return headerStarts(c.Header, "Action", "Time", "ISIN", "Ticker", "Name")

@@ -17,6 +17,8 @@ import (
 var Vanguard = &Importer{
 	Name:      "vanguard",
 	Title:     "Vanguard Investor (UK) transactions report CSV",
+	Broker:    "Vanguard Investor",
+	Page:      "vanguard",
 	Signature: `a "Date,InvestmentName,TransactionDetails,Quantity,Price,Cost" header, or a "Date,Details,Amount,Balance" header with Vanguard's row texts (Bought, Sold, DIV:, Cash Account Interest)`,
 	Detect: func(c *Content) bool {
 		cash := false
