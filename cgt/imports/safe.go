@@ -119,8 +119,8 @@ func dropBadISINs(imp *Import) {
 	first, n := "", 0
 	for i := range imp.Transactions {
 		t := &imp.Transactions[i]
-		if t.ISIN == "" {
-			continue
+		if t.ISIN == "" || controlField(model.Transaction{ISIN: t.ISIN}) != "" {
+			continue // a control character in an identity skips the row (readBack)
 		}
 		isin, _, msg, _ := dsl.CheckISIN(t.ISIN)
 		if msg != "" {
