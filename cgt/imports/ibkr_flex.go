@@ -184,11 +184,29 @@ func (t *table) ibkrFlexRow(b *batch, kind string) {
 	}
 }
 
+// ibkrDayLayouts are the date formats a Flex Query can be set to, without the time of day
+// (whose format and separator are set apart: ";" "," " " or none, HHmmss or HH:mm:ss).
+var ibkrDayLayouts = []string{"20060102", "2006-01-02", "01/02/2006", "01/02/06", "02-Jan-06", "02-Jan-2006", "2006/01/02"}
+
 func (t *table) ibkrDate(names ...string) model.Date {
 	c := t.col(names...)
 	s := t.str(c)
 	if s == "" {
 		c = t.col("dateTime", "Date/Time", "reportDate")
+		s = t.str(c)
+	}
+	if d, ok := parseDate(s, ibkrDates...); ok {
+		return d
+	}
+	if i := strings.IndexAny(s, ";, T"); i >= 6 {
+		if d, ok := parseDate(s[:i], ibkrDayLayouts...); ok {
+			return d
+		}
+	}
+	if len(s) > 8 && strings.IndexAny(s, ";, T:") < 0 { // yyyyMMddHHmmss
+		if d, ok := parseDate(s[:8], "20060102"); ok {
+			return d
+		}
 	}
 	return t.date(c, ibkrDates...)
 }

@@ -34,7 +34,7 @@ func checkWritable(imp *Import) {
 		clean := true
 		for i := range back {
 			back[i].Name, back[i].Source = txns[i].Name, txns[i].Source
-			if dsl.Format(back[i]) != dsl.Format(txns[i]) {
+			if !sameLine(back[i], txns[i]) {
 				clean = false
 				break
 			}
@@ -154,4 +154,40 @@ func controlField(t model.Transaction) string {
 		}
 	}
 	return ""
+}
+
+// sameLine reports whether two transactions have the same ledger line: the same labels and
+// the same figures, a zero amount equal to any other zero (the line leaves it out) and an
+// amount without a currency equal to one in GBP (the line writes GBP).
+func sameLine(a, b model.Transaction) bool {
+	return a.Date == b.Date && a.Action == b.Action && a.Ticker == b.Ticker && a.NewTicker == b.NewTicker &&
+		a.AccountType == b.AccountType && a.Account == b.Account && a.ISIN == b.ISIN && a.BrokerRef == b.BrokerRef &&
+		sameDecimal(a.Quantity, b.Quantity) && sameDecimal(a.Ratio, b.Ratio) &&
+		sameAmount(a.Price, b.Price) && sameAmount(a.Fees, b.Fees) && sameAmount(a.Total, b.Total) &&
+		sameAmount(a.Tax, b.Tax) && sameAmount(a.Cost, b.Cost) && sameAmount(a.Cash, b.Cash) && sameAmount(a.Value, b.Value)
+}
+
+func sameAmount(a, b model.Amount) bool {
+	if a.Value.IsZero() && b.Value.IsZero() {
+		return true
+	}
+	ca, cb := a.Currency, b.Currency
+	if ca == "" {
+		ca = model.GBP
+	}
+	if cb == "" {
+		cb = model.GBP
+	}
+	return ca == cb && sameDecimal(a.Value, b.Value)
+}
+
+// sameDecimal compares two decimals and their scales (the line writes a number at its scale).
+func sameDecimal(a, b model.Decimal) bool {
+	an, ah, al, ae, aok := a.Parts128()
+	bn, bh, bl, be, bok := b.Parts128()
+	if aok && bok {
+		return an == bn && ah == bh && al == bl && ae == be || (ah|al) == 0 && (bh|bl) == 0
+	}
+	x, y := a.Exact(), b.Exact()
+	return x.Equal(y) && x.Exponent() == y.Exponent()
 }

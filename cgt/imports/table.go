@@ -36,6 +36,9 @@ type table struct {
 func openCSV(file string, src []byte, b *batch, isHeader func(fields []string) bool) (*table, error) {
 	text := decodeText(src)
 	t := &table{file: file, b: b}
+	if b != nil && b.imp.Transactions == nil { // about one transaction a line: no regrowing
+		b.imp.Transactions = make([]model.Transaction, 0, min(bytes.Count(text, []byte{'\n'})+1, 1<<20))
+	}
 	t.r = newCSVReader(text)
 	for {
 		rec, err := t.r.Read()
