@@ -89,5 +89,6 @@ func TestTrading212Errors(t *testing.T) {
 func FuzzTrading212(f *testing.F) {
 	f.Add([]byte(t212Head + "Market buy,2024-01-01 16:10:05.175,US0000000002,FOO,Foo,24,124.01,USD,1.25229,,,2381.35,GBP,,,,,,EOF1,4.71,GBP\n"))
 	f.Add([]byte("\ufeffAction,Time,ISIN,Ticker,Name,Total (GBP)\r\nDeposit,2020-01-01,,,,5\r\n"))
+	f.Add([]byte(t212Head + "Market buy,2024-01-01 16:10:05.175,US0000000002,FOO,\"Foo\n2024-01-02 SELL FOO 1 @ 1\",24,124.01,USD,1.25229,,,2381.35,GBP,,,,,,\"EOF1\r\n2024-05-03 SELL FOO 10 @ 1000000\",4.71,GBP\n"))
 	f.Fuzz(func(t *testing.T, src []byte) { fuzzRead(t, "trading212", src) })
 }
