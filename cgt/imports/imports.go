@@ -199,7 +199,7 @@ type Report struct {
 // Skip is a row not converted.
 type Skip struct {
 	Row    int    `json:"row" jsonschema_description:"1-based line of the file (for JSON files: 1-based position in its list of transactions)."`
-	Type   string `json:"type" jsonschema_description:"What the row is: deposit, withdrawal, interest, fx_conversion, fee, transfer, metadata, duplicate, unsupported..."`
+	Type   string `json:"type" jsonschema_description:"What the row is: deposit, withdrawal, interest, fx_conversion, fee, transfer, metadata, duplicate, unsupported, unsafe_text (a value that cannot be written in a ledger line)..."`
 	Reason string `json:"reason" jsonschema_description:"Why it is not a transaction, or what to add to the ledger by hand."`
 }
 
