@@ -222,7 +222,8 @@ func (t *table) ibkrTrade(b *batch, row int) {
 	if t.err != nil {
 		return
 	}
-	if asset == "" && t.str(t.col("isin")) == "" && currencyPair(t.str(t.col("symbol"))) {
+	if asset == "" && t.str(t.col("isin")) == "" && (currencyPair(t.str(t.col("symbol"))) ||
+		t.str(t.col("symbol")) == "" && currencyPair(t.str(t.col("description")))) {
 		asset = "CASH"
 	}
 	switch asset {
@@ -233,6 +234,10 @@ func (t *table) ibkrTrade(b *batch, row int) {
 	default:
 		b.warn(row, "unsupported", fmt.Sprintf("%s trade in %s (%s) is not calculated", asset, t.str(t.col("symbol")), t.str(t.col("description"))),
 			"work out gains on options, futures and other derivatives separately; add bonds as BUY/SELL lines if they are chargeable")
+		return
+	}
+	if tk == "" {
+		b.warn(row, "trade", fmt.Sprintf("trade without a symbol or ISIN (%s)", t.str(t.col("description"))), "add the BUY or SELL line by hand")
 		return
 	}
 	side := strings.ToUpper(t.str(t.col("buySell", "Buy/Sell")))
