@@ -179,8 +179,13 @@ func validPrefix(b []byte) int {
 	return i
 }
 
+// decodedCharset lets an XML document that declares another encoding (UTF-16, say) be read:
+// decodeText has already turned it into UTF-8.
+func decodedCharset(_ string, r io.Reader) (io.Reader, error) { return r, nil }
+
 func xmlRoot(src []byte) (string, map[string]string) {
 	d := xml.NewDecoder(bytes.NewReader(src))
+	d.CharsetReader = decodedCharset
 	d.Strict = false
 	for {
 		tok, err := d.Token()

@@ -117,6 +117,7 @@ func (t *table) flexKind() string {
 
 func readIBKRFlexXML(file string, src []byte, b *batch) (*Import, error) {
 	d := xml.NewDecoder(bytes.NewReader(src))
+	d.CharsetReader = decodedCharset
 	t := &table{file: file, b: b}
 	for {
 		off := d.InputOffset()

@@ -157,3 +157,23 @@ func TestRecognisedExportWithoutRowsIsAnError(t *testing.T) {
 		t.Fatalf("err = %#v", err)
 	}
 }
+
+// An XML export saved as UTF-16, declaring it, reads like its UTF-8 original.
+func TestUTF16XMLExport(t *testing.T) {
+	src, err := os.ReadFile("testdata/ibkr-flex/ibflex_activity_cash.xml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := Read("f.xml", src, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	u16 := utf16Bytes(strings.Replace(string(src), `encoding="UTF-8"`, `encoding="UTF-16"`, 1), false, false)
+	got, err := Read("f.xml", u16, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Report.Rows != want.Report.Rows || len(got.Transactions) != len(want.Transactions) {
+		t.Fatalf("UTF-16: %+v, want %+v", got.Report, want.Report)
+	}
+}
