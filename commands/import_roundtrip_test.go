@@ -129,3 +129,26 @@ func strip(v any) {
 		}
 	}
 }
+
+// A JSON ledger written on one line (commas in its first line) is read as a ledger, not
+// refused as an unrecognised export.
+func TestJSONLedgerOnOneLine(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "one.json")
+	src := `[{"date":"2024-04-01","action":"BUY","ticker":"AAPL","quantity":"10","price":{"amount":"150","currency":"USD"}},` +
+		`{"date":"2024-05-01","action":"SELL","ticker":"AAPL","quantity":"5","price":{"amount":"170","currency":"USD"}}]`
+	if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	env := execute(t, testRegistry(t), "report.calculate", map[string]any{"path": []string{path}})
+	var got struct {
+		OK   bool `json:"ok"`
+		Data struct {
+			TaxYears []struct {
+				DisposalCount int `json:"disposal_count"`
+			} `json:"tax_years"`
+		} `json:"data"`
+	}
+	if err := json.Unmarshal(env, &got); err != nil || !got.OK || len(got.Data.TaxYears) != 1 || got.Data.TaxYears[0].DisposalCount != 1 {
+		t.Fatalf("%s", env)
+	}
+}

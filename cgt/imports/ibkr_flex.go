@@ -204,7 +204,7 @@ func (t *table) ibkrDate(names ...string) model.Date {
 			return d
 		}
 	}
-	if len(s) > 8 && strings.IndexAny(s, ";, T:") < 0 { // yyyyMMddHHmmss
+	if len(s) > 8 && !strings.ContainsAny(s, ";, T:") { // yyyyMMddHHmmss
 		if d, ok := parseDate(s[:8], "20060102"); ok {
 			return d
 		}
