@@ -88,7 +88,7 @@ func readIBKRFlex(file string, src []byte) (*Import, error) {
 	}
 	first := t.header[0]
 	for t.next() {
-		if strings.EqualFold(t.str(0), first) || strings.EqualFold(t.str(0), "ClientAccountID") {
+		if strings.EqualFold(t.str(0), first) || strings.EqualFold(t.str(0), "ClientAccountID") || isFlexHeader(strings.Join(t.rec, ",")) {
 			b.unseen() // the header of the next section
 			t.setHeader(t.rec)
 			first = t.header[0]

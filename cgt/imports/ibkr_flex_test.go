@@ -118,3 +118,19 @@ func TestIBKRFlexCurrencyPairIsAConversion(t *testing.T) {
 		t.Fatalf("skipped %+v", imp.Report.Skipped)
 	}
 }
+
+// Two sections with line descriptors, whose headers start with different fields.
+func TestIBKRFlexSectionsWithDescriptors(t *testing.T) {
+	src := `"HEADER","TRNT","Symbol","ISIN","Buy/Sell","TradeDate","Quantity","TradePrice","CurrencyPrimary"
+"DATA","TRNT","AAPL","US0378331005","BUY","20240603","1","190","USD"
+"HEADER","CTRN","CurrencyPrimary","Symbol","ISIN","Date/Time","Amount","Type"
+"DATA","CTRN","USD","AAPL","US0378331005","20240816;202000","0.25","Dividends"
+`
+	imp, err := Read("flex.csv", []byte(src), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(imp.Transactions) != 2 || imp.Transactions[0].Action != model.Buy || imp.Transactions[1].Action != model.Dividend || imp.Report.Rows != 2 {
+		t.Fatalf("%+v %+v", imp.Transactions, imp.Report)
+	}
+}
