@@ -156,7 +156,7 @@ func readIBKRFlexXML(file string, src []byte, b *batch) (*Import, error) {
 			}
 			b.seen()
 			t.ibkrFlexRow(b, se.Name.Local)
-			if t.err != nil {
+			if t.settle(); t.err != nil {
 				return nil, t.err
 			}
 		}

@@ -149,7 +149,7 @@ func controlField(t model.Transaction) string {
 		{"currency", t.Tax.Currency}, {"currency", t.Cost.Currency}, {"currency", t.Cash.Currency},
 		{"currency", t.Value.Currency},
 	} {
-		if strings.IndexFunc(f.value, func(r rune) bool { return r < 0x20 || (r >= 0x7F && r <= 0x9F) || r == '\u2028' || r == '\u2029' }) >= 0 {
+		if hasControl(f.value) {
 			return fmt.Sprintf("the %s %s holds a control character (a line end, tab or NUL)", f.name, clip(fmt.Sprintf("%q", f.value), 80))
 		}
 	}
@@ -190,4 +190,10 @@ func sameDecimal(a, b model.Decimal) bool {
 	}
 	x, y := a.Exact(), b.Exact()
 	return x.Equal(y) && x.Exponent() == y.Exponent()
+}
+
+// hasControl reports a control character (C0, DEL, C1) or a Unicode line or paragraph
+// separator in s: what may not stand in a value of a ledger line.
+func hasControl(s string) bool {
+	return strings.IndexFunc(s, func(r rune) bool { return r < 0x20 || (r >= 0x7F && r <= 0x9F) || r == '\u2028' || r == '\u2029' }) >= 0
 }

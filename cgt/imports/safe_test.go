@@ -177,3 +177,20 @@ func TestUTF16XMLExport(t *testing.T) {
 		t.Fatalf("UTF-16: %+v, want %+v", got.Report, want.Report)
 	}
 }
+
+// A field that fails its column's rule because it holds a line end (a currency cell followed by
+// a ledger line) skips its row; the other rows are read.
+func TestControlCharacterInAFieldSkipsOnlyItsRow(t *testing.T) {
+	src := t212Head + "Market buy,2024-01-01 16:10:05.175,US0000000002,FOO,Foo,24,124.01,USD,1.25229,,,2381.35,\"GBP" + injected + "\",,,,,,EOF1,4.71,GBP\n" +
+		"Market buy,2024-01-02 16:10:05.175,US0000000002,FOO,Foo,1,124.01,USD,1.25229,,,99.00,GBP,,,,,,EOF2,0.10,GBP\n"
+	imp, err := Read("t.csv", []byte(src), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(imp.Transactions) != 1 || imp.Transactions[0].BrokerRef != "EOF2" {
+		t.Fatalf("transactions %+v", imp.Transactions)
+	}
+	if len(imp.Report.Skipped) != 1 || imp.Report.Skipped[0].Type != "unsafe_text" || imp.Report.Rows != 2 {
+		t.Fatalf("report %+v", imp.Report)
+	}
+}

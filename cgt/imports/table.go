@@ -29,6 +29,9 @@ type table struct {
 	rec    []string
 	line   int // 1-based line of the current record
 	err    error
+	// unsafe says that err is about a value holding a control character (a line end inside
+	// a currency cell, say): that row is skipped (settle), the file is read on.
+	unsafe bool
 }
 
 // openCSV starts reading src as CSV. Lines before the header (a report's preamble) are not
@@ -160,6 +163,7 @@ func (t *table) require(names ...string) error {
 // next reads the next non-blank record and counts it as a row; false at the end or on an
 // error (t.err). A record shorter than the required columns is a truncated row.
 func (t *table) next() bool {
+	t.settle()
 	if t.err != nil {
 		return false
 	}
@@ -265,6 +269,22 @@ func (t *table) fail(c int, value, msg, hint string) {
 	t.err = &model.Error{Code: model.CodeParse, File: t.file, Line: t.line, Column: c + 1, Value: value,
 		Message: fmt.Sprintf("%s row %d, column %q: %s", t.file, t.line, name, msg), Hint: hint,
 		Context: map[string]any{"field": name}}
+	t.unsafe = t.b != nil && hasControl(value)
+}
+
+// settle turns the error of a row whose value holds a control character into a skipped row
+// with a warning: text that is no value of its column is not written, and the other rows of
+// the file are still read.
+func (t *table) settle() {
+	if t.err == nil || !t.unsafe {
+		return
+	}
+	var e *model.Error
+	if errors.As(t.err, &e) {
+		t.b.warn(e.Line, "unsafe_text", fmt.Sprintf("column %q holds %q, with a control character (a line end, tab or NUL)",
+			e.Context["field"], clip(e.Value, 80)), "check the row in the export and add it to the ledger by hand if it is a real transaction")
+	}
+	t.err, t.unsafe = nil, false
 }
 
 // dec reads a plain decimal number; an empty field is zero.
