@@ -108,7 +108,7 @@ func readIBKRActivity(file string, src []byte) (*Import, error) {
 				b.warnf("%s row %d: section %q is not one cgt reads; if its rows moved shares, add their ledger lines by hand", file, l.line, l.section)
 			}
 		}
-		if t.err != nil {
+		if t.settle(); t.err != nil {
 			return nil, t.err
 		}
 	}

@@ -188,7 +188,7 @@ func readIBKRHistory(file string, src []byte) (*Import, error) {
 				return nil, t.err
 			}
 			t.ibkrHistRow(b, c, base)
-			if t.err != nil {
+			if t.settle(); t.err != nil {
 				return nil, t.err
 			}
 		default:

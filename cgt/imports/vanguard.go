@@ -130,16 +130,25 @@ func readVanguard(file string, src []byte) (*Import, error) {
 			return t.err
 		}
 		date := t.date(t.col("Date"), vanguardDates...)
+		var c *vanguardCash
+		var v vanguardInv
 		if kind == "cash" {
-			c := &vanguardCash{line: line, date: date, details: t.str(t.col("Details")), amount: t.money(t.col("Amount")), tx: -1}
-			cash = append(cash, c)
+			c = &vanguardCash{line: line, date: date, details: t.str(t.col("Details")), amount: t.money(t.col("Amount")), tx: -1}
 		} else {
-			v := vanguardInv{line: line, date: date, name: t.str(t.col("InvestmentName")), details: t.str(t.col("TransactionDetails")),
+			v = vanguardInv{line: line, date: date, name: t.str(t.col("InvestmentName")), details: t.str(t.col("TransactionDetails")),
 				qty: t.money(t.col("Quantity")), price: t.money(t.col("Price"))}
 			v.cost, v.hasCost = t.decOK(t.col("Cost"), moneyNumber)
+		}
+		if t.err != nil {
+			t.settle() // a value with a control character: the row is skipped, the rest read
+			return t.err
+		}
+		if c != nil {
+			cash = append(cash, c)
+		} else {
 			inv = append(inv, v)
 		}
-		return t.err
+		return nil
 	})
 	if err != nil {
 		return nil, err
