@@ -137,8 +137,11 @@ func looksTabular(src []byte) bool {
 	if c.XMLRoot != "" || c.JSONKeys != nil {
 		return true
 	}
-	h := c.Header
-	return strings.Count(h, ",") >= 2 && !strings.HasPrefix(strings.TrimSpace(h), "#") &&
+	h := strings.TrimSpace(c.Header)
+	if strings.HasPrefix(h, "[") { // a JSON ledger, on one line or several
+		return false
+	}
+	return strings.Count(h, ",") >= 2 && !strings.HasPrefix(h, "#") &&
 		(len(h) == 0 || h[0] < '0' || h[0] > '9')
 }
 

@@ -168,13 +168,13 @@ func (r TransactionsImportResult) WriteText(w io.Writer, warnings []string) erro
 	var b strings.Builder
 	b.WriteString("# Ledger imported by cgt transactions.import. Check it, then keep it as your ledger.\n")
 	for _, rep := range r.reports {
-		fmt.Fprintf(&b, "#\n# %s (%s", rep.File, rep.Broker)
+		fmt.Fprintf(&b, "#\n# %s (%s", oneLine(rep.File), rep.Broker)
 		if rep.Account != "" {
-			fmt.Fprintf(&b, ", account %s", rep.Account)
+			fmt.Fprintf(&b, ", account %s", oneLine(rep.Account))
 		}
 		fmt.Fprintf(&b, "): %d rows, %d imported, %d skipped\n", rep.Rows, rep.Imported, len(rep.Skipped))
 		for _, s := range rep.Skipped {
-			fmt.Fprintf(&b, "#   row %d skipped (%s): %s\n", s.Row, s.Type, oneLine(s.Reason))
+			fmt.Fprintf(&b, "#   row %d skipped (%s): %s\n", s.Row, oneLine(s.Type), oneLine(s.Reason))
 		}
 	}
 	if len(warnings) > 0 {
@@ -189,7 +189,9 @@ func (r TransactionsImportResult) WriteText(w io.Writer, warnings []string) erro
 	return err
 }
 
-func oneLine(s string) string { return strings.NewReplacer("\r", " ", "\n", " ").Replace(s) }
+// oneLine makes text from a file (its name, a skipped row's description) safe for a comment:
+// control characters and line separators become spaces.
+func oneLine(s string) string { return dsl.CommentText(s) }
 
 // BrokerName is the broker argument: auto, or an importer's name. Its schema lists the names
 // of the importers registered in cgt/imports, so the published list cannot go stale.

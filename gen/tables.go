@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/cgt-tools/cgt/catalog"
+	"github.com/cgt-tools/cgt/cgt/imports"
 	"github.com/cgt-tools/cgt/registry"
 )
 
@@ -27,8 +28,9 @@ var markedPages = []struct {
 	path    string
 	regions map[string]func(*catalog.Catalog) string
 }{
-	{"README.md", map[string]func(*catalog.Catalog) string{"COMMANDS": commandTable, "FORMATS": formatTable}},
+	{"README.md", map[string]func(*catalog.Catalog) string{"COMMANDS": commandTable, "FORMATS": formatTable, "IMPORTERS": importerParagraph}},
 	{"docs-site/src/content/docs/guides/mcp-setup.md", map[string]func(*catalog.Catalog) string{"TOOLS": toolTable}},
+	{"docs-site/src/content/docs/guides/brokers/index.md", map[string]func(*catalog.Catalog) string{"IMPORTERS": importerTable}},
 }
 
 // addMarkedPages fills the generated regions of the marked pages that exist.
@@ -100,6 +102,28 @@ func formatTable(c *catalog.Catalog) string {
 			who = "programs and agents"
 		}
 		fmt.Fprintf(&b, "| `%s` | %s | %s |\n", f.Name, who, tableCell(f.Description))
+	}
+	return b.String()
+}
+
+// importerParagraph is the README's sentence listing the broker formats, from the importer
+// list (cgt/imports.All), so that a new importer appears in it.
+func importerParagraph(*catalog.Catalog) string {
+	all := imports.All()
+	parts := make([]string, len(all))
+	for i, im := range all {
+		parts[i] = fmt.Sprintf("%s (`%s`)", im.Title, im.Name)
+	}
+	last := len(parts) - 1
+	return "Formats: " + strings.Join(parts[:last], ", ") + " and " + parts[last] + ".\n"
+}
+
+// importerTable is the brokers overview's table: broker= name, export, the broker's page.
+func importerTable(*catalog.Catalog) string {
+	var b strings.Builder
+	b.WriteString("| `broker=` | Export | Page |\n|---|---|---|\n")
+	for _, im := range imports.All() {
+		fmt.Fprintf(&b, "| `%s` | %s | [%s](/guides/brokers/%s/) |\n", im.Name, tableCell(im.Title), im.Broker, im.Page)
 	}
 	return b.String()
 }

@@ -28,7 +28,11 @@ func appendTransaction(b []byte, t model.Transaction) []byte {
 	b = append(b, ' ')
 	b = append(b, t.Action...)
 	b = append(b, ' ')
-	b = append(b, t.Ticker...)
+	if t.Action == model.AccountDecl {
+		b = appendAccount(b, t.Ticker)
+	} else {
+		b = append(b, t.Ticker...)
+	}
 	switch t.Action {
 	case model.Buy, model.Sell:
 		b = appendNumber(b, " ", t.Quantity)
@@ -95,24 +99,42 @@ func TotalForm(t model.Transaction) bool {
 // ledger language has no field for it).
 func appendLabels(b []byte, t model.Transaction) []byte {
 	if t.Account != "" {
-		b = append(append(b, " ACCOUNT "...), t.Account...)
+		b = appendAccount(append(b, " ACCOUNT "...), t.Account)
 	}
 	if t.ISIN != "" {
-		b = append(append(b, " ISIN "...), t.ISIN...)
+		b = appendLabelValue(append(b, " ISIN "...), t.ISIN)
 	}
 	if t.BrokerRef != "" {
-		b = append(append(b, " REF "...), t.BrokerRef...)
+		b = appendLabelValue(append(b, " REF "...), t.BrokerRef)
 	}
 	if t.Name != "" {
-		b = append(b, " # "...)
-		for _, r := range t.Name {
-			if r < 0x20 || r == 0x7F || r == '\u2028' || r == '\u2029' || r == 0x85 {
-				r = ' '
-			}
-			b = utf8.AppendRune(b, r)
-		}
+		b = appendComment(append(b, " # "...), t.Name)
 	}
 	return b
+}
+
+// appendComment writes text for a comment: control characters (and the Unicode line and
+// paragraph separators) become spaces, so the text cannot start a new line.
+func appendComment(b []byte, s string) []byte {
+	for _, r := range s {
+		if labelControl(r) || r == utf8.RuneError {
+			r = ' '
+		}
+		b = utf8.AppendRune(b, r)
+	}
+	return b
+}
+
+// CommentText returns s made safe for a ledger comment: control characters become spaces.
+func CommentText(s string) string { return string(appendComment(nil, s)) }
+
+// appendAccount writes an account label bare when it follows the rules of tickers, else quoted.
+func appendAccount(b []byte, s string) []byte {
+	var buf [maxTickerLen]byte
+	if up, bad := upperTicker([]byte(s), &buf); bad < 0 && len(up) > 0 && string(up) == s {
+		return append(b, s...)
+	}
+	return appendQuoted(b, s)
 }
 
 func appendNumber(b []byte, before string, d model.Decimal) []byte {

@@ -152,13 +152,13 @@ func randomLedger(rng *rand.Rand, n int) []model.Transaction {
 			t.NewTicker = other
 		}
 		if rng.IntN(3) == 0 && t.Action != model.AccountDecl {
-			t.Account = []string{"T212-ISA", "GIA", "IBKR:U123"}[rng.IntN(3)]
+			t.Account = []string{"T212-ISA", "GIA", "IBKR:U123", "U***00000", "STOCKS & SHARES ISA", `A"B\\`}[rng.IntN(6)]
 		}
 		if rng.IntN(3) == 0 {
 			t.ISIN = []string{"US0378331005", "GB00BH4HKS39", "IE00B4L5Y983"}[rng.IntN(3)]
 		}
 		if rng.IntN(3) == 0 {
-			t.BrokerRef = []string{"T212-0001", "abc/def_12", "0000e0d5.6571b5c8.01.01", "№7"}[rng.IntN(4)]
+			t.BrokerRef = []string{"T212-0001", "abc/def_12", "0000e0d5.6571b5c8.01.01", "№7", "release 2021-03-25", "#1", `"q"`, `a\b " c`, "ISIN"}[rng.IntN(9)]
 		}
 		if rng.IntN(4) == 0 {
 			t.Name = []string{"Apple Inc.", "Vodafone # Group", "line\nbreak", "Légal & Général"}[rng.IntN(4)]

@@ -173,7 +173,7 @@ func parseJSONItem(file string, index int, raw json.RawMessage) (model.Transacti
 	if t.Action, err = j.kind(); err != nil {
 		return t, err
 	}
-	if t.Ticker, err = j.ticker(); err != nil {
+	if t.Ticker, err = j.ticker(t.Action); err != nil {
 		return t, err
 	}
 	if err = j.values(&t); err != nil {
@@ -286,7 +286,20 @@ func (j *jsonItem) kind() (model.Action, *model.Error) {
 	return "", j.fail(model.CodeParse, "action", s, fmt.Sprintf("unknown action %q", clip(s)), hint)
 }
 
-func (j *jsonItem) ticker() (string, *model.Error) { return j.tickerField("ticker") }
+func (j *jsonItem) ticker(a model.Action) (string, *model.Error) {
+	if a == model.AccountDecl {
+		s, err := j.str("ticker", "the account label as a string such as \"T212-ISA\"")
+		if err != nil {
+			return "", err
+		}
+		label, msg, hint := CheckAccountLabel(s)
+		if msg != "" {
+			return "", j.fail(model.CodeParse, "ticker", s, msg, hint)
+		}
+		return label, nil
+	}
+	return j.tickerField("ticker")
+}
 
 // tickerField reads a ticker from field (ticker or new_ticker).
 func (j *jsonItem) tickerField(field string) (string, *model.Error) {

@@ -15,7 +15,8 @@ import (
 //	ISIN CODE        the security's ISIN, check digit verified
 //	REF BROKER_REF   the broker's reference for the trade
 //
-// They come in any order, each at most once, before any comment.
+// They come in any order, each at most once, before any comment. A value that is not one word
+// of the ledger language is written in quotes (see quoted.go): REF "ab 12".
 
 // MaxRefLen bounds a broker reference.
 const MaxRefLen = 64
@@ -43,18 +44,18 @@ func (p *parser) labels(t *model.Transaction, tok token) *model.Error {
 			return p.unexpected(tok)
 		}
 		key := tok
-		val, err := p.next()
+		val, quoted, err := p.labelValue()
 		if err != nil {
 			return err
 		}
-		if val.empty() {
+		if val.empty() && !quoted {
 			return p.labelFail(model.CodeParse, val.off, "",
 				fmt.Sprintf("expected a value after %s, found end of line", upperWord(key.text)),
 				"write ACCOUNT LABEL, ISIN CODE or REF BROKER_REF")
 		}
 		switch len(key.text) {
 		case 7:
-			err = p.accountLabel(t, key, val)
+			err = p.accountLabel(t, key, val, quoted)
 		case 4:
 			err = p.isinLabel(t, key, val)
 		default:
@@ -76,7 +77,7 @@ func (p *parser) twice(key token) *model.Error {
 		"give each label (ACCOUNT, ISIN, REF) at most once")
 }
 
-func (p *parser) accountLabel(t *model.Transaction, key, val token) *model.Error {
+func (p *parser) accountLabel(t *model.Transaction, key, val token, quoted bool) *model.Error {
 	if t.Action == model.AccountDecl {
 		return p.labelFail(model.CodeParse, key.off, string(key.text),
 			"an ACCOUNT declaration takes no ACCOUNT label",
@@ -84,6 +85,14 @@ func (p *parser) accountLabel(t *model.Transaction, key, val token) *model.Error
 	}
 	if t.Account != "" {
 		return p.twice(key)
+	}
+	if quoted {
+		s, msg, hint := quotedAccount(val.text)
+		if msg != "" {
+			return p.labelFail(model.CodeParse, val.off, string(val.text), msg, hint)
+		}
+		t.Account = s
+		return nil
 	}
 	s, bad := p.intern(val.text)
 	if bad >= 0 {
@@ -172,17 +181,18 @@ func accountProblem(b []byte, bad int) (msg, hint string) {
 	}
 	r, _ := utf8.DecodeRune(b[bad:])
 	return fmt.Sprintf("account label %q contains %q, which is not allowed", clip(string(b)), r),
-		"an account label is letters and digits, with '.', '-' or ':' allowed inside (T212-ISA, HL-SIPP, IBKR)"
+		"an account label is letters and digits, with '.', '-' or ':' allowed inside (T212-ISA, HL-SIPP, IBKR); write any other label in double quotes (ACCOUNT \"U***1234\")"
 }
 
-// CheckAccountLabel returns the canonical (upper-case) form of an account label, or a message
-// and hint saying why it cannot be one. Labels follow the rules of tickers.
+// CheckAccountLabel returns the canonical (ASCII upper-case) form of an account label, or a
+// message and hint saying why it cannot be one. A label that follows the rules of tickers is
+// written bare; any other text without control characters, up to MaxLabelLen bytes, is written
+// in quotes.
 func CheckAccountLabel(s string) (label, msg, hint string) {
 	var buf [maxTickerLen]byte
 	up, bad := upperTicker([]byte(s), &buf)
 	if bad >= 0 {
-		msg, hint = accountProblem([]byte(s), bad)
-		return "", msg, hint
+		return quotedAccount([]byte(s))
 	}
 	if len(up) == 0 {
 		return "", "account label is empty", "give a label such as \"T212-ISA\", or leave the key out"
@@ -255,28 +265,23 @@ func isinCheckDigit(s string) int {
 	return (10 - sum%10) % 10
 }
 
-// refProblem checks a broker reference: one word of the ledger language, so that it can be
-// written back on a line. It returns an empty message when it is fine.
+// refProblem checks a broker reference: text of at most MaxRefLen bytes without control
+// characters, so that it can be written back on a line (in quotes when it is not one word).
+// It returns an empty message when it is fine.
 func refProblem(s string) (msg, hint string) {
-	const rule = "a broker reference is one word of at most 64 characters: no spaces, no '#' and no control characters"
+	const rule = `a broker reference is at most 64 characters without control characters; one with spaces or '#' is written in double quotes (REF "ab 12")`
 	if s == "" {
 		return "broker reference is empty", "give the reference, or leave it out"
 	}
 	if len(s) > MaxRefLen {
 		return fmt.Sprintf("broker reference %q is longer than %d characters", clip(s), MaxRefLen), rule
 	}
-	for i := 0; i < len(s); i++ {
-		if byteClass[s[i]] != classToken {
-			return fmt.Sprintf("broker reference %q contains %q, which is not allowed", clip(s), s[i]), rule
-		}
-	}
-	if !utf8.ValidString(s) {
-		return fmt.Sprintf("broker reference %q is not UTF-8 text", clip(s)), rule
+	if why := quotable(s); why != "" {
+		return fmt.Sprintf("broker reference %q %s", clip(s), why), rule
 	}
 	return "", ""
 }
 
 // CheckBrokerRef reports why s cannot be a broker reference (for importers, before they set
-// Transaction.BrokerRef), or an empty message when it can: a reference must be one word of
-// the ledger language so that the canonical text can carry it.
+// Transaction.BrokerRef), or an empty message when it can.
 func CheckBrokerRef(s string) (msg, hint string) { return refProblem(s) }

@@ -300,6 +300,9 @@ func equalFold(b []byte, keyword string) bool {
 
 // tickerField reads and upper-cases the ticker.
 func (p *parser) tickerField() (string, *model.Error) {
+	if p.action == model.AccountDecl {
+		return p.declaredAccount()
+	}
 	tok, err := p.next()
 	if err != nil {
 		return "", err
@@ -317,6 +320,34 @@ func (p *parser) tickerField() (string, *model.Error) {
 	s, bad := p.intern(tok.text)
 	if bad >= 0 {
 		return "", p.badTicker(tok, bad)
+	}
+	p.ticker = s
+	return s, nil
+}
+
+// declaredAccount reads the label an ACCOUNT line declares: a bare label, or one in quotes.
+func (p *parser) declaredAccount() (string, *model.Error) {
+	tok, quoted, err := p.labelValue()
+	if err != nil {
+		return "", err
+	}
+	if quoted {
+		s, msg, hint := quotedAccount(tok.text)
+		if msg != "" {
+			return "", p.fail(model.CodeParse, tok.off, string(tok.text), msg, hint)
+		}
+		p.ticker = s
+		return s, nil
+	}
+	if tok.empty() || tok.text[0] == '@' {
+		return "", p.fail(model.CodeParse, tok.off, string(tok.text),
+			fmt.Sprintf("expected an account label after ACCOUNT, found %s", found(tok)),
+			"write ACCOUNT LABEL TYPE: a label of your choice (such as T212-ISA) and then the type (ISA, LISA, JISA, SIPP or GIA)")
+	}
+	s, bad := p.intern(tok.text)
+	if bad >= 0 {
+		msg, hint := accountProblem(tok.text, bad)
+		return "", p.fail(model.CodeParse, tok.off+min(bad, len(tok.text)), string(tok.text), msg, hint)
 	}
 	p.ticker = s
 	return s, nil

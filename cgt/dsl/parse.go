@@ -26,6 +26,9 @@ var utf8BOM = []byte{0xEF, 0xBB, 0xBF}
 // error reported are the same as reading it line by line.
 func Parse(file string, src []byte) ([]model.Transaction, error) {
 	src = bytes.TrimPrefix(src, utf8BOM)
+	if head := src[:min(len(src), MaxLineBytes+1)]; bytes.IndexByte(head, '\n') < 0 && bytes.IndexByte(head, '\r') >= 0 {
+		src = bytes.ReplaceAll(src, []byte{'\r'}, []byte{'\n'}) // CR-only line ends ("Macintosh" text)
+	}
 	parts := splitParts(src, partsFor(len(src)))
 	if err := notText(file, src, parts); err != nil {
 		return nil, err

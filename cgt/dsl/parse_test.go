@@ -302,3 +302,10 @@ func TestParseBinaryGarbageGivesOneError(t *testing.T) {
 		t.Fatalf("got %+v", e)
 	}
 }
+
+func TestParseReadsCROnlyLineEnds(t *testing.T) {
+	txns, err := Parse("cr.cgt", []byte("2024-04-01 BUY AAPL 10 @ 150 USD\r2024-05-01 SELL AAPL 5 @ 170 USD\r"))
+	if err != nil || len(txns) != 2 || txns[1].Source.Line != 2 {
+		t.Fatalf("got %v, %v", txns, err)
+	}
+}

@@ -13,6 +13,8 @@ import (
 var AJBell = &Importer{
 	Name:      "ajbell",
 	Title:     "AJ Bell transaction history CSV",
+	Broker:    "AJ Bell",
+	Page:      "ajbell",
 	Signature: "header Date,Transaction,Description,Quantity,Price,Amount (GBP),Reference",
 	Detect: func(c *Content) bool {
 		return headerStarts(c.Header, "Date", "Transaction", "Description", "Quantity", "Price") && headerHas(c.Header, "Amount (GBP)")
@@ -34,13 +36,8 @@ func readAJBell(file string, src []byte) (*Import, error) {
 		return nil, err
 	}
 	var c ajbellCols
-	for _, f := range []struct {
-		dst  *int
-		name string
-	}{{&c.date, "Date"}, {&c.typ, "Transaction"}, {&c.desc, "Description"}, {&c.qty, "Quantity"}, {&c.price, "Price"}, {&c.amount, "Amount (GBP)"}, {&c.ref, "Reference"}} {
-		if *f.dst, err = t.need(f.name); err != nil {
-			return nil, err
-		}
+	if err = t.bind(column(&c.date, "Date"), column(&c.typ, "Transaction"), column(&c.desc, "Description"), column(&c.qty, "Quantity"), column(&c.price, "Price"), column(&c.amount, "Amount (GBP)"), column(&c.ref, "Reference")); err != nil {
+		return nil, err
 	}
 	for t.next() {
 		t.ajbellRow(b, c)
@@ -92,12 +89,18 @@ func (t *table) ajbellRow(b *batch, c ajbellCols) {
 	case strings.Contains(low, "accumulation"):
 		// Income kept in an accumulation fund: taxed as income and added to the cost of
 		// the holding (CG57707).
-		if qty.Sign() <= 0 || amt.IsZero() {
-			b.warn(row, "accumulation", "accumulation distribution of "+tk+" without the units held or the amount",
+		// The row gives the amount, or the units held and the rate per unit; the units are
+		// information only (0 when the row leaves them out).
+		total := amt.Abs()
+		if total.IsZero() && qty.Sign() > 0 {
+			total = qty.Mul(price.Abs())
+		}
+		if tk == "" || total.IsZero() {
+			b.warn(row, "accumulation", "accumulation distribution of "+clip(desc, 60)+" without a security or an amount",
 				"add an ACCUMULATION line with the units held and the amount from the fund's tax voucher")
 			return
 		}
-		tx.Action, tx.Quantity, tx.Total = model.Accumulation, num(qty), amount(amt.Abs(), model.GBP)
+		tx.Action, tx.Quantity, tx.Total = model.Accumulation, num(qty), amount(total, model.GBP)
 		b.add(row, tx)
 	case strings.Contains(low, "dividend") || strings.Contains(low, "distribution") || strings.Contains(low, "income"):
 		if amt.Sign() <= 0 || tk == "" {

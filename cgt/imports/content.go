@@ -6,6 +6,7 @@ import (
 	"encoding/xml"
 	"io"
 	"strings"
+	"unicode/utf16"
 	"unicode/utf8"
 )
 
@@ -79,20 +80,63 @@ func Sniff(src []byte) *Content {
 	return c
 }
 
-// decodeText strips UTF-8 byte order marks (some exports repeat them) and reads a file that
-// is not valid UTF-8 as Windows-1252, the encoding of Hargreaves Lansdown's CSV (£ is 0xA3).
+// decodeText strips UTF-8 byte order marks (some exports repeat them), decodes UTF-16 (what
+// spreadsheet programs save as "Unicode text"), reads a file that is not valid UTF-8 as
+// Windows-1252, the encoding of Hargreaves Lansdown's CSV (£ is 0xA3), and turns the CR-only
+// line ends of "CSV (Macintosh)" into line feeds. Decoded text passes through unchanged.
 func decodeText(src []byte) []byte {
+	if u, ok := fromUTF16(src); ok {
+		src = u
+	}
 	for bytes.HasPrefix(src, []byte("\xef\xbb\xbf")) {
 		src = src[3:]
 	}
-	if utf8.Valid(src) {
+	if !utf8.Valid(src) {
+		// A sniff may cut a multi-byte character at its end: decide on the rest.
+		if cut := validPrefix(src); len(src)-cut >= utf8.UTFMax || !utf8.Valid(src[:cut]) {
+			src = fromWindows1252(src)
+		}
+	}
+	return crOnly(src)
+}
+
+// crOnly turns the line ends of a file whose lines end in CR alone into LF: a file with a CR
+// and no LF at all. Other files are returned as they are.
+func crOnly(src []byte) []byte {
+	if bytes.IndexByte(src, '\r') < 0 || bytes.IndexByte(src, '\n') >= 0 {
 		return src
 	}
-	// A sniff may cut a multi-byte character at its end: decide on the rest.
-	if cut := validPrefix(src); len(src)-cut < utf8.UTFMax && utf8.Valid(src[:cut]) {
-		return src
+	return bytes.ReplaceAll(src, []byte{'\r'}, []byte{'\n'})
+}
+
+// fromUTF16 decodes UTF-16 text, told by its byte order mark or, without one, by the zero bytes
+// of ASCII text in every other position. ok is false for text that is not UTF-16.
+func fromUTF16(src []byte) (out []byte, ok bool) {
+	var big bool
+	switch {
+	case len(src) >= 2 && src[0] == 0xFF && src[1] == 0xFE:
+		src = src[2:]
+	case len(src) >= 2 && src[0] == 0xFE && src[1] == 0xFF:
+		src, big = src[2:], true
+	case len(src) >= 4 && src[0] != 0 && src[1] == 0 && src[2] != 0 && src[3] == 0:
+	case len(src) >= 4 && src[0] == 0 && src[1] != 0 && src[2] == 0 && src[3] != 0:
+		big = true
+	default:
+		return nil, false
 	}
-	return fromWindows1252(src)
+	units := make([]uint16, len(src)/2)
+	for i := range units {
+		if big {
+			units[i] = uint16(src[2*i])<<8 | uint16(src[2*i+1])
+		} else {
+			units[i] = uint16(src[2*i]) | uint16(src[2*i+1])<<8
+		}
+	}
+	out = make([]byte, 0, len(units)+len(units)/4)
+	for _, r := range utf16.Decode(units) {
+		out = utf8.AppendRune(out, r)
+	}
+	return out, true
 }
 
 // cp1252High are the characters Windows-1252 puts at 0x80–0x9F (Latin-1 has controls there);
@@ -135,8 +179,13 @@ func validPrefix(b []byte) int {
 	return i
 }
 
+// decodedCharset lets an XML document that declares another encoding (UTF-16, say) be read:
+// decodeText has already turned it into UTF-8.
+func decodedCharset(_ string, r io.Reader) (io.Reader, error) { return r, nil }
+
 func xmlRoot(src []byte) (string, map[string]string) {
 	d := xml.NewDecoder(bytes.NewReader(src))
+	d.CharsetReader = decodedCharset
 	d.Strict = false
 	for {
 		tok, err := d.Token()

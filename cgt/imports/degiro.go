@@ -19,6 +19,8 @@ import (
 var Degiro = &Importer{
 	Name:      "degiro",
 	Title:     "DEGIRO Transactions report or Account statement CSV",
+	Broker:    "DEGIRO",
+	Page:      "degiro",
 	Signature: "header Date,Time,Product,ISIN,Reference exchange,Venue,Quantity,Price,... (Transactions) or Date,Time,Value date,Product,ISIN,Description,FX,Change,... (Account statement), in English, Dutch or Portuguese",
 	Detect: func(c *Content) bool {
 		return degiroIsTransactions(c.Header) || degiroIsStatement(c.Header)

@@ -24,15 +24,15 @@ func TestDegiroStatementRowMeanings(t *testing.T) {
 				"15-12-2022,16:55,15-12-2022,VICI PROPERTIES INC. C,US9256521090,\"Koop 1 @ 33,9 USD\",,USD,\"-33,90\",USD,\"-33,90\",5925d76b-eb36-46e3-b017-a61a6d03c3e7\n",
 			[]string{"2022-12-15 BUY US9256521090 qty=1 price=33.9 USD fees=1.00 EUR isin=US9256521090 name=VICI PROPERTIES INC. C ref=5925d76b-eb36-46e3-b017-a61a6d03c3e7 (row 6)"}, nil},
 		{"partial_fills_of_one_order_are_one_trade",
-			"10-08-2021,16:18,10-08-2021,FOO,US0000000001,\"Koop 2 @ 10 USD\",,USD,\"-20,00\",USD,\"0\",ord1\n" +
-				"10-08-2021,16:18,10-08-2021,FOO,US0000000001,\"Koop 3 @ 10,5 USD\",,USD,\"-31,50\",USD,\"0\",ord1\n" +
-				"10-08-2021,16:18,10-08-2021,FOO,US0000000001,DEGIRO Transactiekosten en/of kosten van derden,,EUR,\"-0,50\",EUR,\"0\",ord1\n",
-			[]string{"2021-08-10 BUY US0000000001 qty=5 total=51.50 USD fees=0.50 EUR isin=US0000000001 name=FOO ref=ord1 (row 2)"}, nil},
+			"10-08-2021,16:18,10-08-2021,FOO,US0000000002,\"Koop 2 @ 10 USD\",,USD,\"-20,00\",USD,\"0\",ord1\n" +
+				"10-08-2021,16:18,10-08-2021,FOO,US0000000002,\"Koop 3 @ 10,5 USD\",,USD,\"-31,50\",USD,\"0\",ord1\n" +
+				"10-08-2021,16:18,10-08-2021,FOO,US0000000002,DEGIRO Transactiekosten en/of kosten van derden,,EUR,\"-0,50\",EUR,\"0\",ord1\n",
+			[]string{"2021-08-10 BUY US0000000002 qty=5 total=51.50 USD fees=0.50 EUR isin=US0000000002 name=FOO ref=ord1 (row 2)"}, nil},
 		{"sterling_account_uses_the_sterling_leg",
-			"10-08-2021,16:18,10-08-2021,FOO,US0000000001,\"Verkoop 1 @ 63,97 USD\",,USD,\"63,97\",USD,\"63,97\",ord2\n" +
-				"10-08-2021,16:18,10-08-2021,FOO,US0000000001,Valuta Debitering,\"1,38\",USD,\"-63,97\",USD,\"0\",ord2\n" +
-				"10-08-2021,16:18,10-08-2021,FOO,US0000000001,Valuta Creditering,,GBP,\"46,36\",GBP,\"46,36\",ord2\n",
-			[]string{"2021-08-10 SELL US0000000001 qty=1 total=46.36 GBP isin=US0000000001 name=FOO ref=ord2 (row 2)"}, nil},
+			"10-08-2021,16:18,10-08-2021,FOO,US0000000002,\"Verkoop 1 @ 63,97 USD\",,USD,\"63,97\",USD,\"63,97\",ord2\n" +
+				"10-08-2021,16:18,10-08-2021,FOO,US0000000002,Valuta Debitering,\"1,38\",USD,\"-63,97\",USD,\"0\",ord2\n" +
+				"10-08-2021,16:18,10-08-2021,FOO,US0000000002,Valuta Creditering,,GBP,\"46,36\",GBP,\"46,36\",ord2\n",
+			[]string{"2021-08-10 SELL US0000000002 qty=1 total=46.36 GBP isin=US0000000002 name=FOO ref=ord2 (row 2)"}, nil},
 		{"pence_price_on_london_sale",
 			"02-04-2024,09:00,02-04-2024,AVIVA,GB00BPQY8M80,Sell 4 AVIVA@496 GBX (GB00BPQY8M80),,GBP,19.84,GBP,114.31,ord3\n",
 			[]string{"2024-04-02 SELL GB00BPQY8M80 qty=4 total=19.84 GBP isin=GB00BPQY8M80 name=AVIVA ref=ord3 (row 2)"}, nil},

@@ -17,6 +17,8 @@ import (
 var EToro = &Importer{
 	Name:      "etoro",
 	Title:     "eToro account statement, Account Activity sheet as CSV",
+	Broker:    "eToro",
+	Page:      "etoro",
 	Signature: "header starting Date,Type,Details,Amount,Units with Position ID",
 	Detect: func(c *Content) bool {
 		return headerStarts(c.Header, "Date", "Type", "Details", "Amount", "Units") && headerHas(c.Header, "Position ID")
@@ -42,13 +44,8 @@ func readEToro(file string, src []byte) (*Import, error) {
 		return nil, err
 	}
 	var c etoroCols
-	for _, f := range []struct {
-		dst  *int
-		name string
-	}{{&c.date, "Date"}, {&c.typ, "Type"}, {&c.details, "Details"}, {&c.amount, "Amount"}, {&c.units, "Units"}, {&c.pos, "Position ID"}} {
-		if *f.dst, err = t.need(f.name); err != nil {
-			return nil, err
-		}
+	if err = t.bind(column(&c.date, "Date"), column(&c.typ, "Type"), column(&c.details, "Details"), column(&c.amount, "Amount"), column(&c.units, "Units"), column(&c.pos, "Position ID")); err != nil {
+		return nil, err
 	}
 	c.asset = t.col("Asset type")
 	var sdrt []etoroSDRT
@@ -91,7 +88,8 @@ func (t *table) etoroRow(b *batch, c etoroCols) (etoroSDRT, bool) {
 	low := strings.ToLower(typ)
 	details := t.str(c.details)
 	amt, _ := t.local(c.amount, commaThousands)
-	units, _ := t.local(c.units, commaThousands)
+	// A row whose amount has a decimal comma has one in its units too ("1,234" = 1.234).
+	units, _ := t.local(c.units, rowStyle(t.str(c.amount)))
 	if t.err != nil {
 		return etoroSDRT{}, false
 	}

@@ -14,6 +14,8 @@ import (
 var Freetrade = &Importer{
 	Name:      "freetrade",
 	Title:     "Freetrade activity CSV",
+	Broker:    "Freetrade",
+	Page:      "freetrade",
 	Signature: "header starting Title,Type,Timestamp,Account Currency,Total Amount",
 	Detect: func(c *Content) bool {
 		return headerStarts(c.Header, "Title", "Type", "Timestamp", "Account Currency", "Total Amount")
@@ -35,13 +37,8 @@ func readFreetrade(file string, src []byte) (*Import, error) {
 		return nil, err
 	}
 	var c freetradeCols
-	for _, f := range []struct {
-		dst  *int
-		name string
-	}{{&c.typ, "Type"}, {&c.time, "Timestamp"}, {&c.total, "Total Amount"}} {
-		if *f.dst, err = t.need(f.name); err != nil {
-			return nil, err
-		}
+	if err = t.bind(column(&c.typ, "Type"), column(&c.time, "Timestamp"), column(&c.total, "Total Amount")); err != nil {
+		return nil, err
 	}
 	c.title, c.accCcy, c.side, c.ticker, c.isin = t.col("Title"), t.col("Account Currency"), t.col("Buy / Sell"), t.col("Ticker"), t.col("ISIN")
 	c.stamp, c.qty, c.id, c.instCcy, c.price = t.col("Stamp Duty"), t.col("Quantity"), t.col("Order ID"), t.col("Instrument Currency"), t.col("Price per Share")

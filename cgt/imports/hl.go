@@ -14,6 +14,8 @@ import (
 var HL = &Importer{
 	Name:      "hl",
 	Title:     "Hargreaves Lansdown Transaction Summary CSV",
+	Broker:    "Hargreaves Lansdown",
+	Page:      "hl",
 	Signature: `a header line "Trade date,Settle date,Reference,Description,Unit cost (p),Quantity,Value (£)" after the report's preamble`,
 	Detect: func(c *Content) bool {
 		for _, l := range c.Lines {
@@ -51,13 +53,8 @@ func readHL(file string, src []byte) (*Import, error) {
 		return nil, err
 	}
 	var date, ref, desc, cost, qty, value int
-	for _, f := range []struct {
-		dst  *int
-		name string
-	}{{&date, "Trade date"}, {&ref, "Reference"}, {&desc, "Description"}} {
-		if *f.dst, err = t.need(f.name); err != nil {
-			return nil, err
-		}
+	if err = t.bind(column(&date, "Trade date"), column(&ref, "Reference"), column(&desc, "Description")); err != nil {
+		return nil, err
 	}
 	// "Value (£)" and "Unit cost (p)" are found by how they begin: the £ may have been
 	// re-encoded on the way.

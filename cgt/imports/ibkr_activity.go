@@ -16,6 +16,8 @@ import (
 var IBKRActivity = &Importer{
 	Name:      "ibkr-activity",
 	Title:     "Interactive Brokers Activity Statement CSV",
+	Broker:    "IBKR Activity Statement",
+	Page:      "ibkr-activity",
 	Signature: `lines starting "Statement,Header,Field Name,Field Value" and "Statement,Data,Title,Activity Statement" (or a "Trades,Header," line)`,
 	Detect: func(c *Content) bool {
 		if ibkrSectionLine(c, "Transaction History", "Header") {
@@ -106,7 +108,7 @@ func readIBKRActivity(file string, src []byte) (*Import, error) {
 				b.warnf("%s row %d: section %q is not one cgt reads; if its rows moved shares, add their ledger lines by hand", file, l.line, l.section)
 			}
 		}
-		if t.err != nil {
+		if t.settle(); t.err != nil {
 			return nil, t.err
 		}
 	}
@@ -217,6 +219,9 @@ func (a *ibkrActivity) trade(hasOrders bool) {
 	}
 	asset := t.str(t.col("Asset Category"))
 	sym := t.str(t.col("Symbol"))
+	if asset == "" && currencyPair(sym) {
+		asset = "Forex"
+	}
 	switch strings.ToLower(asset) {
 	case "forex":
 		b.skip(row, "fx_conversion", "currency conversion "+sym+": not a share transaction")

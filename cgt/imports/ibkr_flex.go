@@ -9,6 +9,7 @@ import (
 
 	"github.com/shopspring/decimal"
 
+	"github.com/cgt-tools/cgt/cgt/dsl"
 	"github.com/cgt-tools/cgt/cgt/model"
 )
 
@@ -19,15 +20,57 @@ import (
 var IBKRFlex = &Importer{
 	Name:      "ibkr-flex",
 	Title:     "Interactive Brokers Activity Flex Query (XML or CSV)",
+	Broker:    "Interactive Brokers",
+	Page:      "ibkr",
 	Signature: `XML root <FlexQueryResponse>, or a CSV header of Flex fields with "Buy/Sell" and "TradeDate" (or "Type" and "Amount" for cash transactions)`,
 	Detect: func(c *Content) bool {
 		if c.XMLRoot != "" {
 			return c.XMLRoot == "FlexQueryResponse"
 		}
-		return headerHas(c.Header, "Buy/Sell", "TradeDate") ||
-			headerHas(c.Header, "ClientAccountID", "Type", "Amount") || headerHas(c.Header, "ClientAccountID", "ActionID")
+		for _, l := range c.Lines {
+			if flexEnvelope().MatchString(l) {
+				continue // the header and trailer records a query can be set to write
+			}
+			return isFlexHeader(flexDescriptor().ReplaceAllString(l, ""))
+		}
+		return false
 	},
 	Read: readIBKRFlex,
+}
+
+// isFlexHeader reports a CSV header of Flex fields: trades, cash transactions (a query of cash
+// transactions alone has no trade fields, and may leave ClientAccountID out) or corporate
+// actions.
+func isFlexHeader(h string) bool {
+	return headerHas(h, "Buy/Sell", "TradeDate") || headerHas(h, "ClientAccountID", "ActionID") ||
+		(headerHas(h, "Type", "Amount") && (headerHas(h, "ClientAccountID") || headerHas(h, "CurrencyPrimary") ||
+			headerHas(h, "FXRateToBase") || headerHas(h, "TransactionID")))
+}
+
+// A Flex CSV query set to "include header and trailer records" wraps its sections in BOF, BOA,
+// BOS ... EOS, EOA, EOF records; with "section code and line descriptor" every header and data
+// line starts with HEADER or DATA and the section's code (TRNT, CTRN, CORP...).
+var (
+	flexEnvelope   = lazyRegexp(`^"?(BOF|BOA|BOS|EOS|EOA|EOF)"?(,|$)`)
+	flexDescriptor = lazyRegexp(`^"?(HEADER|DATA)"?,"?[A-Z0-9]{2,6}"?,`)
+)
+
+// plainFlexCSV turns the envelope records into blank lines and takes the line descriptors
+// off, so the file reads as sections of header and data lines; line numbers stay.
+func plainFlexCSV(src []byte) []byte {
+	if !flexEnvelope().Match(src) && !flexDescriptor().Match(src) {
+		return src
+	}
+	lines := bytes.SplitAfter(src, []byte("\n"))
+	for i, l := range lines {
+		switch {
+		case flexEnvelope().Match(l):
+			lines[i] = []byte("\n")
+		case flexDescriptor().Match(l):
+			lines[i] = flexDescriptor().ReplaceAll(l, nil)
+		}
+	}
+	return bytes.Join(lines, nil)
 }
 
 // ibkrDates: IBKR's default yyyyMMdd[;HHmmss] and the ISO forms a query can be set to.
@@ -39,13 +82,13 @@ func readIBKRFlex(file string, src []byte) (*Import, error) {
 	if c := Sniff(src); c.XMLRoot != "" {
 		return readIBKRFlexXML(file, src, b)
 	}
-	t, err := openCSV(file, src, b, nil)
+	t, err := openCSV(file, plainFlexCSV(src), b, nil)
 	if err != nil {
 		return nil, err
 	}
 	first := t.header[0]
 	for t.next() {
-		if strings.EqualFold(t.str(0), first) || strings.EqualFold(t.str(0), "ClientAccountID") {
+		if strings.EqualFold(t.str(0), first) || strings.EqualFold(t.str(0), "ClientAccountID") || isFlexHeader(strings.Join(t.rec, ",")) {
 			b.unseen() // the header of the next section
 			t.setHeader(t.rec)
 			first = t.header[0]
@@ -74,6 +117,7 @@ func (t *table) flexKind() string {
 
 func readIBKRFlexXML(file string, src []byte, b *batch) (*Import, error) {
 	d := xml.NewDecoder(bytes.NewReader(src))
+	d.CharsetReader = decodedCharset
 	t := &table{file: file, b: b}
 	for {
 		off := d.InputOffset()
@@ -112,7 +156,7 @@ func readIBKRFlexXML(file string, src []byte, b *batch) (*Import, error) {
 			}
 			b.seen()
 			t.ibkrFlexRow(b, se.Name.Local)
-			if t.err != nil {
+			if t.settle(); t.err != nil {
 				return nil, t.err
 			}
 		}
@@ -141,11 +185,29 @@ func (t *table) ibkrFlexRow(b *batch, kind string) {
 	}
 }
 
+// ibkrDayLayouts are the date formats a Flex Query can be set to, without the time of day
+// (whose format and separator are set apart: ";" "," " " or none, HHmmss or HH:mm:ss).
+var ibkrDayLayouts = []string{"20060102", "2006-01-02", "01/02/2006", "01/02/06", "02-Jan-06", "02-Jan-2006", "2006/01/02"}
+
 func (t *table) ibkrDate(names ...string) model.Date {
 	c := t.col(names...)
 	s := t.str(c)
 	if s == "" {
 		c = t.col("dateTime", "Date/Time", "reportDate")
+		s = t.str(c)
+	}
+	if d, ok := parseDate(s, ibkrDates...); ok {
+		return d
+	}
+	if i := strings.IndexAny(s, ";, T"); i >= 6 {
+		if d, ok := parseDate(s[:i], ibkrDayLayouts...); ok {
+			return d
+		}
+	}
+	if len(s) > 8 && !strings.ContainsAny(s, ";, T:") { // yyyyMMddHHmmss
+		if d, ok := parseDate(s[:8], "20060102"); ok {
+			return d
+		}
 	}
 	return t.date(c, ibkrDates...)
 }
@@ -161,6 +223,10 @@ func (t *table) ibkrTrade(b *batch, row int) {
 	if t.err != nil {
 		return
 	}
+	if asset == "" && t.str(t.col("isin")) == "" && (currencyPair(t.str(t.col("symbol"))) ||
+		t.str(t.col("symbol")) == "" && currencyPair(t.str(t.col("description")))) {
+		asset = "CASH"
+	}
 	switch asset {
 	case "CASH":
 		b.skip(row, "fx_conversion", "currency conversion "+t.str(t.col("symbol"))+": not a share transaction")
@@ -169,6 +235,10 @@ func (t *table) ibkrTrade(b *batch, row int) {
 	default:
 		b.warn(row, "unsupported", fmt.Sprintf("%s trade in %s (%s) is not calculated", asset, t.str(t.col("symbol")), t.str(t.col("description"))),
 			"work out gains on options, futures and other derivatives separately; add bonds as BUY/SELL lines if they are chargeable")
+		return
+	}
+	if tk == "" {
+		b.warn(row, "trade", fmt.Sprintf("trade without a symbol or ISIN (%s)", t.str(t.col("description"))), "add the BUY or SELL line by hand")
 		return
 	}
 	side := strings.ToUpper(t.str(t.col("buySell", "Buy/Sell")))
@@ -213,6 +283,16 @@ func (t *table) ibkrTrade(b *batch, row int) {
 	b.add(row, model.Transaction{Date: date, Action: action, Ticker: tk, Quantity: num(qty), Price: amount(price, ccy),
 		Fees: amount(fees, ccy), ISIN: t.str(t.col("isin")), Name: t.str(t.col("description")), BrokerRef: ref,
 		Account: t.str(t.col("accountId", "ClientAccountID"))})
+}
+
+// currencyPair reports a symbol that names two currencies (GBP.USD, EUR.GBP, USD/JPY): a
+// currency conversion, not a security.
+func currencyPair(s string) bool {
+	s = strings.ToUpper(strings.TrimSpace(s))
+	if len(s) != 7 || (s[3] != '.' && s[3] != '/') {
+		return false
+	}
+	return dsl.IsCurrency(s[:3]) && dsl.IsCurrency(s[4:])
 }
 
 func (t *table) ibkrCash(b *batch, row int) {

@@ -3,6 +3,8 @@ package imports
 import (
 	"strings"
 	"testing"
+
+	"github.com/cgt-tools/cgt/cgt/model"
 )
 
 func TestIBKRFlexSamples(t *testing.T) { runSamples(t, "ibkr-flex", "ibkr-flex") }
@@ -53,10 +55,82 @@ func TestIBKRFlexCSV(t *testing.T) {
 
 func FuzzIBKRFlex(f *testing.F) {
 	f.Add([]byte(flexXML))
-	f.Fuzz(func(t *testing.T, src []byte) {
-		imp, err := Read("f.xml", src, Options{Broker: "ibkr-flex"})
-		if err == nil && imp.Report.Imported+len(imp.Report.Skipped) != imp.Report.Rows {
-			t.Fatalf("rows not accounted for: %+v", imp.Report)
+	f.Fuzz(func(t *testing.T, src []byte) { fuzzRead(t, "ibkr-flex", src) })
+}
+
+// A Flex Query of cash transactions alone, as CSV, with or without the account column, and
+// with the header and trailer records and line descriptors a query can be set to write.
+func TestIBKRFlexCashTransactionsAloneAsCSV(t *testing.T) {
+	plain := `"CurrencyPrimary","FXRateToBase","AssetClass","Symbol","Description","ISIN","Date/Time","SettleDate","Amount","Type","TransactionID"
+"USD","0.79","STK","AAPL","AAPL(US0378331005) CASH DIVIDEND USD 0.25 PER SHARE (Ordinary Dividend)","US0378331005","20240516;202000","20240516","25","Dividends","123"
+"USD","0.79","STK","AAPL","AAPL(US0378331005) CASH DIVIDEND USD 0.25 PER SHARE - US TAX","US0378331005","20240516;202000","20240516","-3.75","Withholding Tax","124"
+"GBP","1","","","CASH RECEIPTS / ELECTRONIC FUND TRANSFERS","","20240401","20240401","1000","Deposits/Withdrawals","125"
+`
+	wrapped := `"BOF","U1234567","Cash","1","20240101","20241231","20250101;101010","3"
+"BOA","U1234567"
+"BOS","CTRN","Cash Transactions; trade date basis"
+` + strings.Join(func() []string {
+		lines := strings.Split(strings.TrimSpace(plain), "\n")
+		for i, l := range lines {
+			kind := `"DATA"`
+			if i == 0 {
+				kind = `"HEADER"`
+			}
+			lines[i] = kind + `,"CTRN",` + l
 		}
-	})
+		return lines
+	}(), "\n") + `
+"EOS","CTRN","3"
+"EOA","U1234567"
+"EOF","1"
+`
+	for name, src := range map[string]string{"plain": plain, "wrapped": wrapped} {
+		if im := Detect([]byte(src)); im != IBKRFlex {
+			t.Fatalf("%s: detected as %v", name, im)
+		}
+		imp, err := Read("flex.csv", []byte(src), Options{})
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if len(imp.Transactions) != 1 || imp.Transactions[0].Action != model.Dividend || imp.Transactions[0].Tax.Value.Exact().String() != "3.75" {
+			t.Fatalf("%s: transactions %+v", name, imp.Transactions)
+		}
+		if r := imp.Report; r.Rows != 3 || r.Imported != 2 || len(r.Skipped) != 1 || r.Skipped[0].Type != "deposit" {
+			t.Fatalf("%s: report %+v", name, r)
+		}
+	}
+}
+
+// Currency conversions are fx_conversion rows, never trades, even without an asset class.
+func TestIBKRFlexCurrencyPairIsAConversion(t *testing.T) {
+	src := `"Buy/Sell","TradeDate","Symbol","ISIN","Quantity","TradePrice","CurrencyPrimary","IBCommission","IBCommissionCurrency"
+"BUY","20240603","GBP.USD","","1000","1.27","USD","-2","USD"
+"BUY","20240603","AAPL","US0378331005","1","190","USD","-1","USD"
+`
+	imp, err := Read("flex.csv", []byte(src), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(imp.Transactions) != 1 || imp.Transactions[0].Ticker != "AAPL" {
+		t.Fatalf("transactions %+v", imp.Transactions)
+	}
+	if len(imp.Report.Skipped) != 1 || imp.Report.Skipped[0].Type != "fx_conversion" {
+		t.Fatalf("skipped %+v", imp.Report.Skipped)
+	}
+}
+
+// Two sections with line descriptors, whose headers start with different fields.
+func TestIBKRFlexSectionsWithDescriptors(t *testing.T) {
+	src := `"HEADER","TRNT","Symbol","ISIN","Buy/Sell","TradeDate","Quantity","TradePrice","CurrencyPrimary"
+"DATA","TRNT","AAPL","US0378331005","BUY","20240603","1","190","USD"
+"HEADER","CTRN","CurrencyPrimary","Symbol","ISIN","Date/Time","Amount","Type"
+"DATA","CTRN","USD","AAPL","US0378331005","20240816;202000","0.25","Dividends"
+`
+	imp, err := Read("flex.csv", []byte(src), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(imp.Transactions) != 2 || imp.Transactions[0].Action != model.Buy || imp.Transactions[1].Action != model.Dividend || imp.Report.Rows != 2 {
+		t.Fatalf("%+v %+v", imp.Transactions, imp.Report)
+	}
 }

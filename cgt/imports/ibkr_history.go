@@ -2,7 +2,6 @@ package imports
 
 import (
 	"fmt"
-	"io"
 	"strings"
 
 	"github.com/shopspring/decimal"
@@ -17,6 +16,8 @@ import (
 var IBKRHistory = &Importer{
 	Name:      "ibkr-history",
 	Title:     "Interactive Brokers Transaction History CSV",
+	Broker:    "IBKR Transaction History",
+	Page:      "ibkr-history",
 	Signature: `a line starting "Transaction History,Header,Date,Account,Description,Transaction Type"`,
 	Detect: func(c *Content) bool {
 		return ibkrSectionLine(c, "Transaction History", "Header")
@@ -47,33 +48,22 @@ func ibkrSectionLine(c *Content, section, kind string) bool {
 // readIBKRStatement splits an IBKR statement CSV into its lines. A file separated by another
 // character than commas, or a line that is not CSV, is an error.
 func readIBKRStatement(file string, src []byte) ([]ibkrLine, error) {
-	t := &table{file: file}
-	r := newCSVReader(decodeText(src))
-	r.ReuseRecord = false
 	var out []ibkrLine
-	for {
-		rec, err := r.Read()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			return nil, t.csvError(err)
-		}
-		line, _ := r.FieldPos(0)
-		if blank(rec) {
-			continue
-		}
-		rec = trimAll(rec)
+	err := eachRecord(file, src, func(line int, rec []string) error {
 		if len(rec) < 2 {
 			if d := otherDelimiter(rec[0]); d != "" && len(out) == 0 {
-				return nil, &model.Error{Code: model.CodeParse, File: file, Line: line, Column: 1, Value: clip(rec[0], 120),
+				return &model.Error{Code: model.CodeParse, File: file, Line: line, Column: 1, Value: clip(rec[0], 120),
 					Message: fmt.Sprintf("%s is separated by %s, not commas", file, d),
 					Hint:    "Download the statement again as CSV from Interactive Brokers (it is comma-separated), or save it from the spreadsheet as CSV with commas."}
 			}
 			out = append(out, ibkrLine{line: line, section: rec[0]})
-			continue
+			return nil
 		}
 		out = append(out, ibkrLine{line: line, section: rec[0], kind: rec[1], fields: rec[2:]})
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	return out, nil
 }
@@ -198,7 +188,7 @@ func readIBKRHistory(file string, src []byte) (*Import, error) {
 				return nil, t.err
 			}
 			t.ibkrHistRow(b, c, base)
-			if t.err != nil {
+			if t.settle(); t.err != nil {
 				return nil, t.err
 			}
 		default:
@@ -235,13 +225,8 @@ type ibkrHistCols struct{ date, account, desc, typ, symbol, qty, price, gross, c
 func (t *table) ibkrHistColumns() (ibkrHistCols, error) {
 	var c ibkrHistCols
 	var err error
-	for _, f := range []struct {
-		dst  *int
-		name string
-	}{{&c.date, "Date"}, {&c.typ, "Transaction Type"}, {&c.net, "Net Amount"}} {
-		if *f.dst, err = t.need(f.name); err != nil {
-			return c, err
-		}
+	if err = t.bind(column(&c.date, "Date"), column(&c.typ, "Transaction Type"), column(&c.net, "Net Amount")); err != nil {
+		return c, err
 	}
 	c.account, c.desc, c.symbol, c.qty = t.col("Account"), t.col("Description"), t.col("Symbol"), t.col("Quantity")
 	c.price, c.gross, c.comm = t.col("Price"), t.col("Gross Amount"), t.col("Commission")
@@ -283,6 +268,8 @@ func (t *table) ibkrHistRow(b *batch, c ibkrHistCols, base string) {
 	}
 	key := tk + "|" + date.String()
 	switch {
+	case (ty == "buy" || ty == "sell") && isin == "" && currencyPair(tk):
+		b.skip(row, "fx_conversion", "currency conversion "+tk+" ("+desc+"): not a share transaction")
 	case ty == "buy" || ty == "sell":
 		action := model.Buy
 		if ty == "sell" {

@@ -16,6 +16,8 @@ import (
 var II = &Importer{
 	Name:      "ii",
 	Title:     "interactive investor transactions CSV",
+	Broker:    "interactive investor",
+	Page:      "ii",
 	Signature: "header starting Date,Settlement Date,Symbol,Sedol with Debit,Credit columns",
 	Detect: func(c *Content) bool {
 		return headerStarts(c.Header, "Date", "Settlement Date", "Symbol", "Sedol") && headerHas(c.Header, "Debit", "Credit")
@@ -38,13 +40,8 @@ func readII(file string, src []byte) (*Import, error) {
 		return nil, err
 	}
 	var c iiCols
-	for _, f := range []struct {
-		dst  *int
-		name string
-	}{{&c.date, "Date"}, {&c.desc, "Description"}, {&c.debit, "Debit"}, {&c.credit, "Credit"}} {
-		if *f.dst, err = t.need(f.name); err != nil {
-			return nil, err
-		}
+	if err = t.bind(column(&c.date, "Date"), column(&c.desc, "Description"), column(&c.debit, "Debit"), column(&c.credit, "Credit")); err != nil {
+		return nil, err
 	}
 	c.symbol, c.sedol, c.qty, c.price, c.ref = t.col("Symbol"), t.col("Sedol", "SEDOL"), t.col("Quantity"), t.col("Price"), t.col("Reference")
 	bySedol := map[string]string{} // SEDOL -> the ticker first seen for it

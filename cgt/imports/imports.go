@@ -12,6 +12,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/cgt-tools/cgt/cgt/dsl"
 	"github.com/cgt-tools/cgt/cgt/model"
 )
 
@@ -21,6 +22,11 @@ type Importer struct {
 	Name string
 	// Title is what a person calls the export ("Trading 212 account History CSV").
 	Title string
+	// Broker is the firm as people name it ("Trading 212"), the title of its page.
+	Broker string
+	// Page is the name of the broker's page in the documentation site
+	// (docs-site/src/content/docs/guides/brokers/PAGE.md); two formats of one broker share it.
+	Page string
 	// Signature says what the detector looks for, quoted when a file is not recognised.
 	Signature string
 	// Detect reports whether the content is in this format. It reads the sniffed header
@@ -97,6 +103,7 @@ type Options struct {
 // Read converts one export file: detected from its content unless opts.Broker names the
 // format. An unrecognised file is a parse_error listing the known formats and the header seen.
 func Read(file string, src []byte, opts Options) (*Import, error) {
+	src = decodeText(src) // once, for every importer: UTF-16, Windows-1252, CR-only line ends
 	var im *Importer
 	if b := strings.TrimSpace(opts.Broker); b != "" && !strings.EqualFold(b, "auto") {
 		found, ok := Lookup(b)
@@ -109,17 +116,42 @@ func Read(file string, src []byte, opts Options) (*Import, error) {
 	} else if im = Detect(src); im == nil {
 		return nil, Unrecognised(file, src)
 	}
+	account := strings.TrimSpace(opts.Account)
+	if account != "" {
+		label, msg, hint := dsl.CheckAccountLabel(account)
+		if msg != "" {
+			return nil, &model.Error{Code: model.CodeInvalidArgument, Message: msg, Hint: hint, Value: clip(account, 80),
+				Examples: []string{"account=T212-ISA"}, Context: map[string]any{"argument": "account"}}
+		}
+		account = label
+	}
 	imp, err := im.Read(file, src)
 	if err != nil {
 		return nil, err
 	}
-	if opts.Account != "" {
-		imp.Report.Account = opts.Account
+	if imp.Report.Rows == 0 {
+		return nil, noRows(file, im)
+	}
+	if account != "" {
+		imp.Report.Account = account
 		for i := range imp.Transactions {
-			imp.Transactions[i].Account = opts.Account
+			imp.Transactions[i].Account = account
 		}
 	}
+	checkWritable(imp)
 	return imp, nil
+}
+
+// noRows is the error for an export recognised by its header that gave no data row: a file
+// whose rows were lost (line ends a program changed, a filter that kept nothing) must not
+// read as a period without transactions.
+func noRows(file string, im *Importer) *model.Error {
+	return &model.Error{Code: model.CodeParse, File: file,
+		Message: fmt.Sprintf("%s was recognised as %s, but no data rows were read from it", file, im.Title),
+		Hint: "Check that the export covers the period wanted and was not cut or re-saved: export it again from the broker's website " +
+			"(CSV, UTF-8, one row per line). If the period really had no transactions, leave the file out.",
+		Examples: []string{"cgt transactions.import history.csv broker=" + im.Name},
+		Context:  map[string]any{"broker": im.Name, "rows": 0, "reason": "no_rows"}}
 }
 
 // Unrecognised is the error for a file no importer recognises: it names the header it saw
@@ -167,7 +199,7 @@ type Report struct {
 // Skip is a row not converted.
 type Skip struct {
 	Row    int    `json:"row" jsonschema_description:"1-based line of the file (for JSON files: 1-based position in its list of transactions)."`
-	Type   string `json:"type" jsonschema_description:"What the row is: deposit, withdrawal, interest, fx_conversion, fee, transfer, metadata, duplicate, unsupported..."`
+	Type   string `json:"type" jsonschema_description:"What the row is: deposit, withdrawal, interest, fx_conversion, fee, transfer, metadata, duplicate, unsupported, unsafe_text (a value that cannot be written in a ledger line)..."`
 	Reason string `json:"reason" jsonschema_description:"Why it is not a transaction, or what to add to the ledger by hand."`
 }
 

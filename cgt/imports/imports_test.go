@@ -212,7 +212,7 @@ func TestParseNumber(t *testing.T) {
 
 func TestMergeCountsRepeatedReferenceOnce(t *testing.T) {
 	src := "Action,Time,ISIN,Ticker,Name,No. of shares,Price / share,Currency (Price / share),Exchange rate,Total,Currency (Total),ID\n" +
-		"Market buy,2024-01-02 10:00:00,US0000000001,FOO,Foo,1,10,USD,1.25,8.00,GBP,EOF1\n"
+		"Market buy,2024-01-02 10:00:00,US0000000002,FOO,Foo,1,10,USD,1.25,8.00,GBP,EOF1\n"
 	a, _ := Read("a.csv", []byte(src), Options{})
 	b, _ := Read("b.csv", []byte(src), Options{})
 	txns, warnings := Merge([]*Import{a, b})
@@ -238,5 +238,19 @@ func TestFromWindows1252(t *testing.T) {
 	want := "Price £5 €3 “x” \uFFFD é"
 	if got := string(fromWindows1252(in)); got != want {
 		t.Errorf("got %q, want %q", got, want)
+	}
+}
+
+// Every importer names its broker and its page in the documentation site, from which the
+// README's list of formats and the brokers overview are generated.
+func TestEveryImporterHasItsPage(t *testing.T) {
+	for _, im := range All() {
+		if im.Name == "" || im.Title == "" || im.Broker == "" || im.Page == "" || im.Signature == "" {
+			t.Errorf("%s: name, title, broker, page and signature are all needed: %+v", im.Name, im)
+			continue
+		}
+		if _, err := os.Stat("../../docs-site/src/content/docs/guides/brokers/" + im.Page + ".md"); err != nil {
+			t.Errorf("%s: no page %s.md in the documentation site's brokers guide", im.Name, im.Page)
+		}
 	}
 }

@@ -14,6 +14,8 @@ import (
 var InvestEngine = &Importer{
 	Name:      "investengine",
 	Title:     "InvestEngine trading statement CSV",
+	Broker:    "InvestEngine",
+	Page:      "investengine",
 	Signature: "header starting Security / ISIN,Transaction Type,Quantity,Share Price,Total Trade Value",
 	Detect: func(c *Content) bool {
 		return headerStarts(c.Header, "Security / ISIN", "Transaction Type", "Quantity", "Share Price")
@@ -33,13 +35,8 @@ func readInvestEngine(file string, src []byte) (*Import, error) {
 		return nil, err
 	}
 	var c investEngineCols
-	for _, f := range []struct {
-		dst  *int
-		name string
-	}{{&c.security, "Security / ISIN"}, {&c.typ, "Transaction Type"}, {&c.qty, "Quantity"}, {&c.price, "Share Price"}, {&c.value, "Total Trade Value"}, {&c.date, "Trade Date/Time"}} {
-		if *f.dst, err = t.need(f.name); err != nil {
-			return nil, err
-		}
+	if err = t.bind(column(&c.security, "Security / ISIN"), column(&c.typ, "Transaction Type"), column(&c.qty, "Quantity"), column(&c.price, "Share Price"), column(&c.value, "Total Trade Value"), column(&c.date, "Trade Date/Time")); err != nil {
+		return nil, err
 	}
 	for t.next() {
 		t.investEngineRow(b, c)

@@ -75,6 +75,38 @@ func localNumber(s string, style commaStyle) (decimal.Decimal, bool) {
 	return d, true
 }
 
+// decimalCommas reports whether one of a row's amounts is written with a decimal comma
+// ("100,00", "0,7667", "1.234,56", "1 757,95"): a comma that is not followed by exactly three
+// digits, or one after a '.'. In such a row a quantity's lone comma is a decimal comma too
+// ("1,234" is 1.234), whatever the digits after it.
+func decimalCommas(amounts ...string) bool {
+	for _, s := range amounts {
+		s = strings.TrimRight(strings.TrimSpace(s), ") ")
+		comma := strings.LastIndexByte(s, ',')
+		if comma < 0 {
+			continue
+		}
+		if dot := strings.LastIndexByte(s, '.'); dot >= 0 && dot < comma {
+			return true // 1.234,56
+		}
+		whole := strings.TrimLeft(s[:comma], "-+($£€US ")
+		after := s[comma+1:]
+		digits := after != "" && strings.Trim(after, "0123456789") == ""
+		if digits && (len(after) != 3 || strings.Trim(whole, "0") == "") {
+			return true // 100,00 or 0,766
+		}
+	}
+	return false
+}
+
+// rowStyle is how a quantity's comma is read in a row whose amounts are given.
+func rowStyle(amounts ...string) commaStyle {
+	if decimalCommas(amounts...) {
+		return commaDecimal
+	}
+	return commaThousands
+}
+
 // local reads a number field with localNumber; an empty (or placeholder) cell is zero and
 // not ok.
 func (t *table) local(c int, style commaStyle) (decimal.Decimal, bool) {

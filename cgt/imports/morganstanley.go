@@ -18,6 +18,8 @@ import (
 var MorganStanley = &Importer{
 	Name:      "morganstanley",
 	Title:     "Morgan Stanley at Work / E*TRADE stock plan reports (Releases, Withdrawals)",
+	Broker:    "Morgan Stanley",
+	Page:      "morganstanley",
 	Signature: "header with Order Number, Net Share Proceeds and Tax Payment Method (Vest Date, Execution Date or Date first)",
 	Detect: func(c *Content) bool {
 		return headerHas(c.Header, "Order Number", "Type", "Price", "Quantity", "Net Share Proceeds", "Tax Payment Method") &&
@@ -49,13 +51,8 @@ func readMorganStanley(file string, src []byte) (*Import, error) {
 	if c.date, err = t.need("Vest Date", "Execution Date", "Date"); err != nil {
 		return nil, err
 	}
-	for _, f := range []struct {
-		dst  *int
-		name string
-	}{{&c.typ, "Type"}, {&c.price, "Price"}, {&c.qty, "Quantity"}} {
-		if *f.dst, err = t.need(f.name); err != nil {
-			return nil, err
-		}
+	if err = t.bind(column(&c.typ, "Type"), column(&c.price, "Price"), column(&c.qty, "Quantity")); err != nil {
+		return nil, err
 	}
 	c.order, c.plan, c.symbol, c.status = t.col("Order Number"), t.col("Plan"), t.col("Symbol"), t.col("Status", "Order Status")
 	c.netCash, c.netAmount = t.col("Net Cash Proceeds"), t.col("Net Amount")

@@ -14,6 +14,8 @@ import (
 var Revolut = &Importer{
 	Name:      "revolut",
 	Title:     "Revolut trading account statement CSV",
+	Broker:    "Revolut",
+	Page:      "revolut",
 	Signature: "header starting Date,Ticker,Type,Quantity,Price per share,Total Amount,Currency",
 	Detect: func(c *Content) bool {
 		return headerStarts(c.Header, "Date", "Ticker", "Type", "Quantity") && headerHas(c.Header, "Price per share", "Total Amount", "Currency")
@@ -33,13 +35,8 @@ func readRevolut(file string, src []byte) (*Import, error) {
 		return nil, err
 	}
 	var c revolutCols
-	for _, f := range []struct {
-		dst  *int
-		name string
-	}{{&c.date, "Date"}, {&c.tk, "Ticker"}, {&c.typ, "Type"}, {&c.qty, "Quantity"}, {&c.price, "Price per share"}, {&c.total, "Total Amount"}, {&c.ccy, "Currency"}} {
-		if *f.dst, err = t.need(f.name); err != nil {
-			return nil, err
-		}
+	if err = t.bind(column(&c.date, "Date"), column(&c.tk, "Ticker"), column(&c.typ, "Type"), column(&c.qty, "Quantity"), column(&c.price, "Price per share"), column(&c.total, "Total Amount"), column(&c.ccy, "Currency")); err != nil {
+		return nil, err
 	}
 	for t.next() {
 		t.revolutRow(b, c)
@@ -56,7 +53,8 @@ func (t *table) revolutRow(b *batch, c revolutCols) {
 	typ := t.str(c.typ)
 	kind := strings.ToUpper(strings.ReplaceAll(typ, "_", " "))
 	tk := ticker(t.str(c.tk), "")
-	qty, _ := t.local(c.qty, commaThousands)
+	// A row whose amounts have decimal commas has one in its quantity too ("1,234" = 1.234).
+	qty, _ := t.local(c.qty, rowStyle(t.str(c.price), t.str(c.total)))
 	price, _ := t.local(c.price, commaThousands)
 	total, _ := t.local(c.total, commaThousands)
 	ccy := ""

@@ -53,3 +53,30 @@ func FuzzRevolut(f *testing.F) {
 	f.Add([]byte(revolutHead + "2025-09-08T07:29:03.333Z,MSFT,BUY - MARKET,\"0,76672417\",€26.09,€20,EUR,1\n"))
 	f.Fuzz(func(t *testing.T, src []byte) { fuzzRead(t, "revolut", src) })
 }
+
+// A quantity "1,234" is 1.234 in a row whose amounts are written with decimal commas, and
+// 1234 in a row whose amounts use decimal points.
+func TestDecimalCommaQuantityFollowsItsRow(t *testing.T) {
+	for _, c := range []struct {
+		amounts []string
+		want    commaStyle
+	}{
+		{[]string{"$100,00"}, commaDecimal}, {[]string{"0,766"}, commaDecimal}, {[]string{"1.234,56"}, commaDecimal},
+		{[]string{" 1 757,95 "}, commaDecimal}, {[]string{"(12,5)"}, commaDecimal},
+		{[]string{"$1,234.56"}, commaThousands}, {[]string{"$1,234"}, commaThousands}, {[]string{"100.00", ""}, commaThousands},
+	} {
+		if got := rowStyle(c.amounts...); got != c.want {
+			t.Errorf("rowStyle(%q) = %v, want %v", c.amounts, got, c.want)
+		}
+	}
+	src := "Date,Ticker,Type,Quantity,Price per share,Total Amount,Currency,FX Rate\n" +
+		"2024-01-02T10:00:00.000Z,AAPL,BUY - MARKET,\"1,234\",\"$150,00\",\"$185,10\",USD,\"1,27\"\n" +
+		"2024-01-03T10:00:00.000Z,MSFT,BUY - MARKET,\"1,234\",$1.00,\"$1,234.00\",USD,1.27\n"
+	imp, err := Read("r.csv", []byte(src), Options{Broker: "revolut"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(imp.Transactions) != 2 || imp.Transactions[0].Quantity.Exact().String() != "1.234" || imp.Transactions[1].Quantity.Exact().String() != "1234" {
+		t.Fatalf("transactions %+v", imp.Transactions)
+	}
+}

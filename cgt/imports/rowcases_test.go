@@ -1,8 +1,12 @@
 package imports
 
 import (
+	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/cgt-tools/cgt/cgt/dsl"
+	"github.com/cgt-tools/cgt/cgt/model"
 )
 
 // rowCase is one row-meaning case: rows after a header, the ledger lines they give and the
@@ -60,10 +64,38 @@ func checkErrors(t *testing.T, broker string, cases []errCase) {
 }
 
 // fuzzRead is the body of every importer's fuzz target: any input gives an error or an
-// import with every row accounted for, never a panic.
+// import with every row accounted for, never a panic; and the import writes data, never code:
+// its transactions written as a ledger read back as the same transactions, one line each, with
+// no line injected by a text of the export.
 func fuzzRead(t *testing.T, broker string, src []byte) {
 	imp, err := Read("f.csv", src, Options{Broker: broker})
-	if err == nil && imp.Report.Imported+len(imp.Report.Skipped) != imp.Report.Rows {
+	if err != nil {
+		return
+	}
+	if imp.Report.Imported+len(imp.Report.Skipped) != imp.Report.Rows {
 		t.Fatalf("rows not accounted for: %+v", imp.Report)
+	}
+	checkWritesData(t, imp.Transactions)
+}
+
+// checkWritesData checks that txns written as a ledger read back as themselves.
+func checkWritesData(t testing.TB, txns []model.Transaction) {
+	t.Helper()
+	text := dsl.FormatAll(txns)
+	if n := strings.Count(text, "\n"); n != len(txns) {
+		t.Fatalf("%d transactions written as %d lines:\n%s", len(txns), n, text)
+	}
+	back, err := dsl.Parse("f.cgt", []byte(text))
+	if err != nil {
+		t.Fatalf("the imported ledger does not parse: %v\n%s", err, text)
+	}
+	if len(back) != len(txns) {
+		t.Fatalf("%d transactions read back as %d", len(txns), len(back))
+	}
+	for i := range back {
+		back[i].Name, back[i].Source = txns[i].Name, txns[i].Source
+		if !reflect.DeepEqual(back[i], txns[i]) {
+			t.Fatalf("transaction %d reads back as another:\n%+v\n%+v", i, txns[i], back[i])
+		}
 	}
 }

@@ -13,6 +13,8 @@ import (
 var Schwab = &Importer{
 	Name:      "schwab",
 	Title:     "Charles Schwab brokerage transactions (CSV or JSON)",
+	Broker:    "Charles Schwab",
+	Page:      "schwab",
 	Signature: `header "Date","Action","Symbol","Description",... with "Fees & Comm","Amount", or JSON key BrokerageTransactions`,
 	Detect: func(c *Content) bool {
 		return c.HasJSONKey("BrokerageTransactions") ||

@@ -16,6 +16,8 @@ import (
 var SchwabAwards = &Importer{
 	Name:      "schwab-awards",
 	Title:     "Charles Schwab Equity Award Center JSON",
+	Broker:    "Charles Schwab",
+	Page:      "schwab",
 	Signature: `JSON object with a "Transactions" (or "transactions") list of award events`,
 	Detect: func(c *Content) bool {
 		return !c.HasJSONKey("BrokerageTransactions") && (c.HasJSONKey("Transactions") || c.HasJSONKey("transactions"))

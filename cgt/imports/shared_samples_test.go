@@ -2,9 +2,9 @@ package imports
 
 import (
 	"os"
-	"path/filepath"
-	"strings"
 	"testing"
+
+	"github.com/cgt-tools/cgt/internal/samples"
 )
 
 // sharedSamples is the folder of broker export samples beside the repository.
@@ -15,21 +15,8 @@ const sharedSamples = "../../../shared/broker-samples"
 // importers' own tests run on copies kept with their SOURCE notes); this test reads them where
 // they are, skipping when they are absent and failing then in CI.
 func TestEverySharedSampleIsRecognisedAndAccountedFor(t *testing.T) {
-	if _, err := os.Stat(sharedSamples); err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("%s is missing: CI runs with ../shared beside the repository", sharedSamples)
-		}
-		t.Skipf("%s is absent: nothing to check", sharedSamples)
-	}
-	files, _ := filepath.Glob(filepath.Join(sharedSamples, "*", "*"))
-	n := 0
-	for _, path := range files {
-		base := filepath.Base(path)
-		if base == "SOURCE.txt" || strings.HasSuffix(base, ".md") {
-			continue
-		}
-		n++
-		t.Run(filepath.Base(filepath.Dir(path))+"/"+base, func(t *testing.T) {
+	for _, path := range samples.Files(t, sharedSamples) {
+		t.Run(samples.Name(path), func(t *testing.T) {
 			src, err := os.ReadFile(path)
 			if err != nil {
 				t.Fatal(err)
@@ -46,10 +33,8 @@ func TestEverySharedSampleIsRecognisedAndAccountedFor(t *testing.T) {
 			if r.Rows == 0 || r.Imported+len(r.Skipped) != r.Rows {
 				t.Errorf("%s: %d rows, %d imported + %d skipped", im.Name, r.Rows, r.Imported, len(r.Skipped))
 			}
+			checkWritesData(t, imp.Transactions)
 			t.Logf("%s: %d rows, %d imported, %d skipped, %d warnings", im.Name, r.Rows, r.Imported, len(r.Skipped), len(imp.Warnings))
 		})
-	}
-	if n == 0 {
-		t.Fatalf("no samples found under %s", sharedSamples)
 	}
 }

@@ -14,6 +14,8 @@ import (
 var Sharesight = &Importer{
 	Name:      "sharesight",
 	Title:     "Sharesight All Trades Report or Taxable Income Report CSV",
+	Broker:    "Sharesight",
+	Page:      "sharesight",
 	Signature: "a line Market,Code,Name,Type,Date,Quantity,Price *,... (All Trades) or Code,Name,Date Paid,... (Taxable Income)",
 	Detect: func(c *Content) bool {
 		return c.HasLine("Market,Code,Name,Type,Date,Quantity") || c.HasLine("Code,Name,Date Paid,")

@@ -29,6 +29,9 @@ type table struct {
 	rec    []string
 	line   int // 1-based line of the current record
 	err    error
+	// unsafe says that err is about a value holding a control character (a line end inside
+	// a currency cell, say): that row is skipped (settle), the file is read on.
+	unsafe bool
 }
 
 // openCSV starts reading src as CSV. Lines before the header (a report's preamble) are not
@@ -36,6 +39,9 @@ type table struct {
 func openCSV(file string, src []byte, b *batch, isHeader func(fields []string) bool) (*table, error) {
 	text := decodeText(src)
 	t := &table{file: file, b: b}
+	if b != nil && b.imp.Transactions == nil { // about one transaction a line: no regrowing
+		b.imp.Transactions = make([]model.Transaction, 0, min(bytes.Count(text, []byte{'\n'})+1, 1<<20))
+	}
 	t.r = newCSVReader(text)
 	for {
 		rec, err := t.r.Read()
@@ -119,9 +125,45 @@ func (t *table) need(names ...string) (int, error) {
 	return i, nil
 }
 
+// columnRef binds a required column, found by any of its header names, to the index a reader
+// keeps for it.
+type columnRef struct {
+	dst   *int
+	names []string
+}
+
+// column names a required column for bind: dst gets its index.
+func column(dst *int, names ...string) columnRef { return columnRef{dst, names} }
+
+// bind finds every required column of an importer's layout by its header name (in any order)
+// and stores its index, or returns the error naming the first one missing. Optional columns
+// are found with col.
+func (t *table) bind(cols ...columnRef) error {
+	for _, c := range cols {
+		i, err := t.need(c.names...)
+		if err != nil {
+			return err
+		}
+		*c.dst = i
+	}
+	return nil
+}
+
+// require checks that the header has every column named, each by its one name; a row is
+// then read by name with col.
+func (t *table) require(names ...string) error {
+	for _, n := range names {
+		if _, err := t.need(n); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // next reads the next non-blank record and counts it as a row; false at the end or on an
 // error (t.err). A record shorter than the required columns is a truncated row.
 func (t *table) next() bool {
+	t.settle()
 	if t.err != nil {
 		return false
 	}
@@ -165,6 +207,31 @@ func (t *table) csvError(err error) error {
 	return err
 }
 
+// eachRecord reads src as CSV record by record, for the readers whose files are sections of
+// several tables (IBKR statements, Vanguard reports): fn gets each non-blank record, its cells
+// trimmed, with its 1-based line. A line that is not CSV is an error naming it.
+func eachRecord(file string, src []byte, fn func(line int, rec []string) error) error {
+	t := &table{file: file}
+	r := newCSVReader(decodeText(src))
+	r.ReuseRecord = false
+	for {
+		rec, err := r.Read()
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return t.csvError(err)
+		}
+		line, _ := r.FieldPos(0)
+		if blank(rec) {
+			continue
+		}
+		if err := fn(line, trimAll(rec)); err != nil {
+			return err
+		}
+	}
+}
+
 func blank(rec []string) bool {
 	for _, f := range rec {
 		if strings.TrimSpace(f) != "" {
@@ -202,6 +269,22 @@ func (t *table) fail(c int, value, msg, hint string) {
 	t.err = &model.Error{Code: model.CodeParse, File: t.file, Line: t.line, Column: c + 1, Value: value,
 		Message: fmt.Sprintf("%s row %d, column %q: %s", t.file, t.line, name, msg), Hint: hint,
 		Context: map[string]any{"field": name}}
+	t.unsafe = t.b != nil && hasControl(value)
+}
+
+// settle turns the error of a row whose value holds a control character into a skipped row
+// with a warning: text that is no value of its column is not written, and the other rows of
+// the file are still read.
+func (t *table) settle() {
+	if t.err == nil || !t.unsafe {
+		return
+	}
+	var e *model.Error
+	if errors.As(t.err, &e) {
+		t.b.warn(e.Line, "unsafe_text", fmt.Sprintf("column %q holds %q, with a control character (a line end, tab or NUL)",
+			e.Context["field"], clip(e.Value, 80)), "check the row in the export and add it to the ledger by hand if it is a real transaction")
+	}
+	t.err, t.unsafe = nil, false
 }
 
 // dec reads a plain decimal number; an empty field is zero.

@@ -2,6 +2,8 @@ package imports
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/shopspring/decimal"
@@ -15,6 +17,8 @@ import (
 var Trading212 = &Importer{
 	Name:      "trading212",
 	Title:     "Trading 212 History CSV",
+	Broker:    "Trading 212",
+	Page:      "trading212",
 	Signature: "header starting Action,Time,ISIN,Ticker,Name",
 	Detect: func(c *Content) bool {
 		return headerStarts(c.Header, "Action", "Time", "ISIN", "Ticker", "Name")
@@ -121,7 +125,7 @@ func readTrading212(file string, src []byte) (*Import, error) {
 	if err != nil {
 		return nil, err
 	}
-	splits := map[string]t212SplitLeg{} // open "Stock split close" rows by ticker
+	splits := map[string]t212SplitLeg{} // a split row by ticker, waiting for the other row of its pair
 	for t.next() {
 		if strings.EqualFold(t.str(c.action), "Action") && strings.EqualFold(t.str(c.time), "Time") {
 			// A second header: files joined together with another column order. Re-map.
@@ -137,17 +141,25 @@ func readTrading212(file string, src []byte) (*Import, error) {
 	if t.err != nil {
 		return nil, t.err
 	}
-	for tk, leg := range splits {
-		b.warn(leg.row, "split", fmt.Sprintf("stock split close of %s without its open row", tk),
+	for _, tk := range slices.Sorted(maps.Keys(splits)) {
+		leg := splits[tk]
+		kind := "close"
+		if leg.open {
+			kind = "open"
+		}
+		b.warn(leg.row, "split", fmt.Sprintf("stock split %s of %s without its %s row", kind, tk, map[bool]string{true: "close", false: "open"}[leg.open]),
 			"add a SPLIT line with the ratio of new shares to old")
 	}
 	return b.done(), nil
 }
 
+// t212SplitLeg is one row of a split's pair: "Stock split close" (the old shares) or "Stock
+// split open" (the new); exports list the two in either order.
 type t212SplitLeg struct {
 	row  int
 	date model.Date
 	qty  decimal.Decimal
+	open bool
 }
 
 func (t *table) t212Row(b *batch, c t212Cols, splits map[string]t212SplitLeg) {
@@ -171,18 +183,22 @@ func (t *table) t212Row(b *batch, c t212Cols, splits map[string]t212SplitLeg) {
 		if t.err != nil {
 			return
 		}
-		if act == "stock split close" {
-			splits[tk] = t212SplitLeg{row, date, qty}
-			b.fold(row)
-			return
-		}
-		leg, ok := splits[tk]
-		if !ok {
-			b.warn(row, "split", "stock split open of "+tk+" without its close row", "add a SPLIT line with the ratio of new shares to old")
+		this := t212SplitLeg{row, date, qty.Abs(), act == "stock split open"}
+		other, ok := splits[tk]
+		if !ok || other.open == this.open {
+			if ok { // two rows of one kind: the first has lost its pair
+				b.warn(other.row, "split", "stock split row of "+tk+" without its pair", "add a SPLIT line with the ratio of new shares to old")
+			}
+			splits[tk] = this
 			return
 		}
 		delete(splits, tk)
-		addSplit(b, row, date, tk, leg.qty, qty)
+		closeLeg, openLeg := other, this
+		if other.open {
+			closeLeg, openLeg = this, other
+		}
+		b.fold(other.row)
+		addSplit(b, row, min(closeLeg.date, openLeg.date), tk, closeLeg.qty, openLeg.qty)
 	case act == "deposit":
 		reason := "cash paid in"
 		if strings.Contains(strings.ToLower(t.str(c.notes)), "free share") {

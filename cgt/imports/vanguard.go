@@ -2,7 +2,6 @@ package imports
 
 import (
 	"fmt"
-	"io"
 	"strings"
 
 	"github.com/shopspring/decimal"
@@ -18,6 +17,8 @@ import (
 var Vanguard = &Importer{
 	Name:      "vanguard",
 	Title:     "Vanguard Investor (UK) transactions report CSV",
+	Broker:    "Vanguard Investor",
+	Page:      "vanguard",
 	Signature: `a "Date,InvestmentName,TransactionDetails,Quantity,Price,Cost" header, or a "Date,Details,Amount,Balance" header with Vanguard's row texts (Bought, Sold, DIV:, Cash Account Interest)`,
 	Detect: func(c *Content) bool {
 		cash := false
@@ -47,6 +48,10 @@ var vanguardDeal = lazyRegexp(`(?i)^(Bought|Sold)\s+([0-9][0-9,]*(?:\.[0-9]+)?|\
 
 // vanguardDiv reads "DIV: FOO.XLON.GB @ GBP 0.4106".
 var vanguardDiv = lazyRegexp(`(?i)^DIV:\s*([A-Z0-9]+)[^ ]*`)
+
+// vanguardAcc reads an accumulation distribution written like a dividend: "ACC: FOO.XLON.GB
+// @ GBP 0.4106" or "Accumulation: FOO...".
+var vanguardAcc = lazyRegexp(`(?i)^ACC(?:UMULATION)?:\s*([A-Z0-9]+)[^ ]*`)
 
 var vanguardDates = []string{"02/01/2006", "2/1/2006", "2006-01-02"}
 
@@ -95,72 +100,58 @@ type vanguardInv struct {
 func readVanguard(file string, src []byte) (*Import, error) {
 	b := newBatch(file, "vanguard")
 	t := &table{file: file, b: b}
-	r := newCSVReader(decodeText(src))
-	r.ReuseRecord = false
 	var cash []*vanguardCash
 	var inv []vanguardInv
 	kind := "" // "cash" or "investment": the table whose header is current
 	headers := 0
-	for {
-		rec, err := r.Read()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			return nil, t.csvError(err)
-		}
-		line, _ := r.FieldPos(0)
-		if blank(rec) {
-			continue
-		}
-		rec = trimAll(rec)
+	err := eachRecord(file, src, func(line int, rec []string) error {
 		switch {
 		case vanguardInvestmentHeader(rec):
 			kind, headers = "investment", headers+1
 			t.section(ibkrLine{line: line, fields: rec})
-			for _, n := range []string{"Date", "InvestmentName", "TransactionDetails", "Quantity", "Cost"} {
-				if _, err := t.need(n); err != nil {
-					return nil, err
-				}
-			}
-			continue
+			return t.require("Date", "InvestmentName", "TransactionDetails", "Quantity", "Cost")
 		case vanguardCashHeader(rec):
 			kind, headers = "cash", headers+1
 			t.section(ibkrLine{line: line, fields: rec})
-			for _, n := range []string{"Date", "Details", "Amount"} {
-				if _, err := t.need(n); err != nil {
-					return nil, err
-				}
-			}
-			continue
+			return t.require("Date", "Details", "Amount")
 		}
 		if vanguardDecoration(rec) {
-			continue // account label, table title, page label, or a Balance/Cost summary
+			return nil // account label, table title, page label, or a Balance/Cost summary
 		}
 		if kind == "" {
 			if _, ok := parseDate(rec[0], vanguardDates...); ok {
-				return nil, &model.Error{Code: model.CodeParse, File: file, Line: line, Value: clip(strings.Join(rec, ","), 120),
+				return &model.Error{Code: model.CodeParse, File: file, Line: line, Value: clip(strings.Join(rec, ","), 120),
 					Message: fmt.Sprintf("%s row %d comes before any table header (Date,Details,Amount,Balance or Date,InvestmentName,TransactionDetails,Quantity,Price,Cost)", file, line),
 					Hint:    "Save the Vanguard report again as CSV without removing its header lines."}
 			}
-			continue
+			return nil
 		}
 		if !t.use(ibkrLine{line: line, section: kind + " table", fields: rec}) {
-			return nil, t.err
+			return t.err
 		}
 		date := t.date(t.col("Date"), vanguardDates...)
+		var c *vanguardCash
+		var v vanguardInv
 		if kind == "cash" {
-			c := &vanguardCash{line: line, date: date, details: t.str(t.col("Details")), amount: t.money(t.col("Amount")), tx: -1}
-			cash = append(cash, c)
+			c = &vanguardCash{line: line, date: date, details: t.str(t.col("Details")), amount: t.money(t.col("Amount")), tx: -1}
 		} else {
-			v := vanguardInv{line: line, date: date, name: t.str(t.col("InvestmentName")), details: t.str(t.col("TransactionDetails")),
+			v = vanguardInv{line: line, date: date, name: t.str(t.col("InvestmentName")), details: t.str(t.col("TransactionDetails")),
 				qty: t.money(t.col("Quantity")), price: t.money(t.col("Price"))}
 			v.cost, v.hasCost = t.decOK(t.col("Cost"), moneyNumber)
-			inv = append(inv, v)
 		}
 		if t.err != nil {
-			return nil, t.err
+			t.settle() // a value with a control character: the row is skipped, the rest read
+			return t.err
 		}
+		if c != nil {
+			cash = append(cash, c)
+		} else {
+			inv = append(inv, v)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	if headers == 0 {
 		isHeader := func(f []string) bool { return vanguardCashHeader(f) || vanguardInvestmentHeader(f) }
@@ -204,6 +195,7 @@ type vanguardReader struct {
 	file  string
 	accum map[string]string // accumulation funds traded: ticker -> name
 	order []string
+	given map[string]bool // accumulation funds whose distributions the export gives
 }
 
 // vanguardKey normalises a deal text for matching a cash leg with its investment row.
@@ -240,6 +232,11 @@ func (v *vanguardReader) investments(inv []vanguardInv, cash []*vanguardCash) {
 			b.warn(r.line, "trade_reversal", "a reversed deal: "+details, "remove or correct the deal it reverses by hand")
 			continue
 		}
+		if low := strings.ToLower(details); !hasPrefixFold(details, "Bought") && !hasPrefixFold(details, "Sold") &&
+			(strings.Contains(low, "accumulation") || strings.HasPrefix(low, "acc:")) {
+			v.accumulation(r)
+			continue
+		}
 		action := model.Buy
 		switch {
 		case hasPrefixFold(details, "Sold"):
@@ -258,16 +255,7 @@ func (v *vanguardReader) investments(inv []vanguardInv, cash []*vanguardCash) {
 			continue
 		}
 		total := r.cost.Abs()
-		var leg *vanguardCash
-		if details != "" {
-			key := vanguardKey(details)
-			for _, c := range cash {
-				if !c.done && vanguardKey(c.details) == key && daysApart(c.date, r.date) <= 10 {
-					leg = c
-					break
-				}
-			}
-		}
+		leg := vanguardLeg(r, details, action, qty, cash)
 		if leg != nil && !leg.amount.IsZero() {
 			total = leg.amount.Abs()
 		}
@@ -283,6 +271,65 @@ func (v *vanguardReader) investments(inv []vanguardInv, cash []*vanguardCash) {
 			leg.done, leg.tx = true, len(b.imp.Transactions)-1
 		}
 	}
+}
+
+// vanguardLeg finds the cash leg of an investment row: the cash row with the same deal text
+// within 10 days, else the one deal of the same direction and quantity within 10 days (the
+// two tables word a fund's name differently, or the investment row has no text), so that a
+// deal is never read twice, once from each table.
+func vanguardLeg(r vanguardInv, details string, action model.Action, qty decimal.Decimal, cash []*vanguardCash) *vanguardCash {
+	if details != "" {
+		key := vanguardKey(details)
+		for _, c := range cash {
+			if !c.done && vanguardKey(c.details) == key && daysApart(c.date, r.date) <= 10 {
+				return c
+			}
+		}
+	}
+	var found *vanguardCash
+	for _, c := range cash {
+		if c.done || daysApart(c.date, r.date) > 10 {
+			continue
+		}
+		m := vanguardDeal().FindStringSubmatch(c.details)
+		if m == nil || strings.EqualFold(m[1], "Sold") != (action == model.Sell) {
+			continue
+		}
+		if q, ok := parseNumber(m[2], moneyNumber); !ok || !q.Equal(qty) {
+			continue
+		}
+		if found == nil || daysApart(c.date, r.date) < daysApart(found.date, r.date) {
+			found = c
+		}
+	}
+	return found
+}
+
+// accumulation adds an investment row that records an accumulation fund's distribution (the
+// income kept in the fund): an ACCUMULATION of its amount, added to the cost of the holding.
+func (v *vanguardReader) accumulation(r vanguardInv) {
+	total := r.cost.Abs()
+	if total.IsZero() && !r.qty.IsZero() && !r.price.IsZero() {
+		total = r.qty.Abs().Mul(r.price.Abs())
+	}
+	if total.IsZero() {
+		v.b.warn(r.line, "accumulation", "accumulation distribution of "+r.name+" without an amount",
+			"add an ACCUMULATION line with the amount from the fund's tax voucher")
+		return
+	}
+	tk := tickerFromFundName(r.name)
+	v.noted(tk)
+	v.b.add(r.line, model.Transaction{Date: r.date, Action: model.Accumulation, Ticker: tk, Quantity: num(decimal.Zero),
+		Total: amount(total, model.GBP), Name: r.name})
+}
+
+// noted records that the export itself gives a fund's accumulation distributions, so that the
+// note asking for them by hand is not written.
+func (v *vanguardReader) noted(tk string) {
+	if v.given == nil {
+		v.given = map[string]bool{}
+	}
+	v.given[tk] = true
 }
 
 func daysApart(a, b model.Date) int {
@@ -348,6 +395,12 @@ func (v *vanguardReader) cashRows(cash []*vanguardCash) {
 			}
 			b.add(c.line, model.Transaction{Date: c.date, Action: model.Dividend, Ticker: ticker(m[1], ""),
 				Total: amount(c.amount, model.GBP), Name: d})
+		case vanguardAcc().MatchString(d) && c.amount.Sign() > 0:
+			m := vanguardAcc().FindStringSubmatch(d)
+			tk := ticker(m[1], "")
+			v.noted(tk)
+			b.add(c.line, model.Transaction{Date: c.date, Action: model.Accumulation, Ticker: tk, Quantity: num(decimal.Zero),
+				Total: amount(c.amount, model.GBP), Name: d})
 		case strings.Contains(low, "interest"):
 			b.skip(c.line, "interest", d+": interest is income, not a capital transaction")
 		case strings.Contains(low, "dealing fee"):
@@ -399,6 +452,9 @@ func (v *vanguardReader) dealingFee(c *vanguardCash, cash []*vanguardCash) {
 // export, and each notional distribution adds to the allowable cost.
 func (v *vanguardReader) accumulationNotes() {
 	for _, tk := range v.order {
+		if v.given[tk] {
+			continue
+		}
 		v.b.warnf("%s: %s (%s) is an accumulation fund: its reinvested income is not in Vanguard's export; add an ACCUMULATION line for each distribution (the amounts are on Vanguard's annual tax voucher), or its cost is understated",
 			v.file, tk, v.accum[tk])
 	}
