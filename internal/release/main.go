@@ -14,6 +14,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/cgt-tools/cgt/internal/version"
@@ -22,12 +23,32 @@ import (
 func main() {
 	ver := flag.String("version", version.Release, "the version to stamp and to name the files with")
 	out := flag.String("out", "dist", "the directory to write the release files to (emptied first)")
+	only := flag.String("targets", "", "build only these targets, e.g. linux/amd64,darwin/arm64 (server.json needs all)")
 	flag.Parse()
+	if *only != "" {
+		var picked []Target
+		for _, name := range strings.Split(*only, ",") {
+			found := false
+			for _, t := range Targets {
+				if t.String() == strings.TrimSpace(name) {
+					picked, found = append(picked, t), true
+				}
+			}
+			if !found {
+				fmt.Fprintf(os.Stderr, "release: unknown target %q (the targets: %v)\n", name, Targets)
+				os.Exit(2)
+			}
+		}
+		Targets = picked
+	}
 	if err := run(*ver, *out); err != nil {
 		fmt.Fprintln(os.Stderr, "release:", err)
 		os.Exit(1)
 	}
 }
+
+// allTargets are the targets of a full release, whatever -targets picks.
+var allTargets = append([]Target(nil), Targets...)
 
 func run(ver, out string) error {
 	start := time.Now()
@@ -84,14 +105,16 @@ func run(ver, out string) error {
 		}
 		sums[filepath.Base(f)] = sum
 	}
-	server, err := ServerJSON(ver, sums)
-	if err != nil {
-		return err
+	if len(Targets) == len(allTargets) {
+		server, err := ServerJSON(ver, sums)
+		if err != nil {
+			return err
+		}
+		if err := os.WriteFile(filepath.Join(out, "server.json"), server, 0o644); err != nil {
+			return err
+		}
+		sums["server.json"] = sha256Hex(server)
 	}
-	if err := os.WriteFile(filepath.Join(out, "server.json"), server, 0o644); err != nil {
-		return err
-	}
-	sums["server.json"] = sha256Hex(server)
 	if err := os.WriteFile(filepath.Join(out, "SHA256SUMS"), checksums(sums), 0o644); err != nil {
 		return err
 	}
