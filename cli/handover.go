@@ -84,7 +84,12 @@ func findSibling(program string) (string, error) {
 
 // exeSuffix ends a program's file name: ".exe" on Windows (the release archives put cgt.exe and
 // cgt-mcp.exe side by side), nothing elsewhere.
-var exeSuffix = map[bool]string{true: ".exe"}[runtime.GOOS == "windows"]
+var exeSuffix = func() string {
+	if runtime.GOOS == "windows" {
+		return ".exe"
+	}
+	return ""
+}()
 
 // modulePath is cgt's module, named on the first line of its go.mod.
 const modulePath = "github.com/cgt-tools/cgt"

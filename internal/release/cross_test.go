@@ -29,7 +29,6 @@ func TestEveryTargetCompiles(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, target := range Targets {
-		target := target
 		t.Run(strings.ReplaceAll(target.String(), "/", "_"), func(t *testing.T) {
 			t.Parallel()
 			start := time.Now()
@@ -86,8 +85,8 @@ func typeCheck(root string, target Target) (int, error) {
 		if p.Error != nil {
 			return n, fmt.Errorf("%s: %s", p.ImportPath, p.Error.Err)
 		}
-		for _, e := range p.DepsErrors {
-			return n, fmt.Errorf("%s: %s", p.ImportPath, e.Err)
+		if len(p.DepsErrors) > 0 {
+			return n, fmt.Errorf("%s: %s", p.ImportPath, p.DepsErrors[0].Err)
 		}
 		if p.ImportPath == "unsafe" {
 			continue
