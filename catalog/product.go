@@ -1,7 +1,10 @@
 package catalog
 
-// Version is the version of the published contract (tools.json, openapi.json) and of cgt.
-const Version = "0.1.0"
+import "github.com/cgt-tools/cgt/internal/version"
+
+// Version is the version of the published contract (tools.json, openapi.json) and of cgt: the
+// release this source tree builds (internal/version).
+const Version = version.Release
 
 // Product is the product-level part of cgt's own catalog: what cgt is, the rules an agent must
 // keep when it reports cgt's figures, and the multi-step tasks it can follow. Every front end

@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strings"
 )
 
@@ -72,13 +73,23 @@ func (f *Factory) runProgram(path, invoked string, args []string) int {
 // findSibling looks for program in the directory of the running executable, then on PATH.
 func findSibling(program string) (string, error) {
 	if self, err := os.Executable(); err == nil {
-		p := filepath.Join(filepath.Dir(self), program)
-		if st, err := os.Stat(p); err == nil && !st.IsDir() && st.Mode()&0o111 != 0 {
+		p := filepath.Join(filepath.Dir(self), program+exeSuffix)
+		// Windows has no execute bit: an .exe file is a program.
+		if st, err := os.Stat(p); err == nil && !st.IsDir() && (exeSuffix != "" || st.Mode()&0o111 != 0) {
 			return p, nil
 		}
 	}
 	return exec.LookPath(program)
 }
+
+// exeSuffix ends a program's file name: ".exe" on Windows (the release archives put cgt.exe and
+// cgt-mcp.exe side by side), nothing elsewhere.
+var exeSuffix = func() string {
+	if runtime.GOOS == "windows" {
+		return ".exe"
+	}
+	return ""
+}()
 
 // modulePath is cgt's module, named on the first line of its go.mod.
 const modulePath = "github.com/cgt-tools/cgt"

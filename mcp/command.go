@@ -28,12 +28,14 @@ const (
 )
 
 const usageText = `Usage:
-  cgt mcp [--root DIR]... [--toolsets NAME,...] [--structured]
-  cgt mcp --catalog FILE --exec PROGRAM [--allow LABEL]... [--structured]
+  cgt mcp [--root DIR]... [--toolsets NAME,...] [--structured] [--http ADDR [--token TOKEN]]
+  cgt mcp --catalog FILE --exec PROGRAM [--allow LABEL]... [--structured] [--http ADDR [--token TOKEN]]
 
 Serves cgt's commands as MCP tools over stdio (newline-delimited JSON-RPC on stdin and
 stdout; logs on stderr), with the documentation as resources. Exits when stdin closes, on
 SIGTERM, SIGINT or SIGHUP, and when the process that started it exits.
+With --http it serves MCP's Streamable HTTP transport instead, at http://HOST:PORT/mcp (printed
+on stderr), until SIGTERM, SIGINT or SIGHUP.
 
   --root DIR        let path arguments name ledger files inside DIR (repeatable); without
                     it the server reads no files and ledgers are passed inline (cgt_content)
@@ -47,6 +49,11 @@ SIGTERM, SIGINT or SIGHUP, and when the process that started it exits.
   --exec PROGRAM    with --catalog: run PROGRAM COMMAND key=value... --output json per call
   --allow LABEL     with --catalog: also run commands with this side-effect label
                     (only pure_calculation runs by default; repeatable)
+  --http ADDR       serve over Streamable HTTP on HOST:PORT (":PORT" is 127.0.0.1:PORT, port 0
+                    picks a free one); every request needs the bearer token, and its Host (and
+                    Origin, if any) must name this server or localhost
+  --token TOKEN     with --http: the bearer token (16+ characters); without it a random one is
+                    printed once on stderr
 
 Example client configuration: claude mcp add cgt -- cgt mcp --root ~/tax
 `
@@ -56,6 +63,7 @@ type flags struct {
 	toolsets         []string
 	catalog, program string
 	structured       bool
+	http, token      string
 }
 
 // Main runs `cgt mcp ARGS` and returns the exit status: 0 after a clean end (stdin closed,
@@ -74,6 +82,13 @@ func Main(ctx context.Context, p Program, args []string, stdin io.Reader, stdout
 	if err != nil {
 		fmt.Fprintln(stderr, "cgt mcp:", err)
 		return exitError
+	}
+	if fl.http != "" {
+		if err := ServeHTTP(ctx, s, HTTPOptions{Addr: fl.http, Token: fl.token}, stderr); err != nil {
+			fmt.Fprintln(stderr, "cgt mcp:", err)
+			return exitError
+		}
+		return exitOK
 	}
 	if err := Serve(ctx, s, stdin, stdout, stderr); err != nil {
 		fmt.Fprintln(stderr, "cgt mcp:", err)
@@ -99,6 +114,8 @@ func parseFlags(args []string, stderr io.Writer) (flags, error) {
 	fs.StringVar(&fl.catalog, "catalog", "", "")
 	fs.StringVar(&fl.program, "exec", "", "")
 	fs.BoolVar(&fl.structured, "structured", false, "")
+	fs.StringVar(&fl.http, "http", "", "")
+	fs.StringVar(&fl.token, "token", "", "")
 	if err := fs.Parse(args); err != nil {
 		return fl, err
 	}
@@ -118,6 +135,18 @@ func checkModes(fl flags) error {
 		return errors.New("--root applies to cgt's own commands, not to a --catalog program")
 	case fl.catalog != "" && len(fl.toolsets) > 0:
 		return errors.New("--toolsets applies to cgt's own commands, not to a --catalog program")
+	case fl.token != "" && fl.http == "":
+		return errors.New("--token needs --http ADDR")
+	}
+	if fl.http != "" {
+		if _, _, err := listenAddress(fl.http); err != nil {
+			return err
+		}
+		if fl.token != "" {
+			if err := checkToken(fl.token); err != nil {
+				return err
+			}
+		}
 	}
 	for _, a := range fl.allow {
 		if strings.TrimSpace(a) == "" {

@@ -1,5 +1,5 @@
-// Package mcp serves cgt to AI agents over the Model Context Protocol on stdio (`cgt mcp`,
-// or the stand-alone `cgt-mcp` binary), using github.com/mark3labs/mcp-go.
+// Package mcp serves cgt to AI agents over the Model Context Protocol on stdio or Streamable
+// HTTP (`cgt mcp`, or the stand-alone `cgt-mcp` binary), using github.com/mark3labs/mcp-go.
 //
 // Everything comes from the catalog: each command is a tool named by its MCP name
 // (calculate_report, get_fx_rate, ...) with the catalog's input and output schemas and all four
@@ -46,6 +46,18 @@
 // MCP Inspector:
 //
 //	npx @modelcontextprotocol/inspector cgt mcp --root ~/tax
+//
+// # Streamable HTTP
+//
+// `cgt mcp --http ADDR` serves the same server over MCP's Streamable HTTP transport at
+// http://HOST:PORT/mcp (ServeHTTP, in http.go): ADDR ":PORT" listens on 127.0.0.1, port 0 on a
+// free port, and the URL is printed on stderr. Every request passes a guard first: the Host
+// header must name the listening address, localhost, 127.0.0.1 or [::1] with the port, and an
+// Origin header, when present, one of those too (403 otherwise: DNS rebinding); then the
+// bearer token (--token, or a random one printed once with the URL) must match, compared in
+// constant time (401 otherwise); a body over 8 MiB is 413. Calls go through the library's
+// handlers (the stdio fast path does not apply). SIGTERM, SIGINT and SIGHUP end it with status
+// 0 after the calls in flight (at most 5 seconds).
 //
 // # Other programs' catalogs
 //

@@ -6,9 +6,7 @@ import (
 	"os"
 
 	"github.com/cgt-tools/cgt/cmd/internal/programs"
+	"github.com/cgt-tools/cgt/internal/version"
 )
 
-// version is set at build time with -ldflags "-X main.version=...".
-var version = "0.1.0"
-
-func main() { os.Exit(programs.Serve(version, os.Args[1:], os.Stdout, os.Stderr)) }
+func main() { os.Exit(programs.Serve(version.String(), os.Args[1:], os.Stdout, os.Stderr)) }

@@ -5,12 +5,10 @@ import (
 
 	"github.com/cgt-tools/cgt/cli"
 	"github.com/cgt-tools/cgt/commands"
+	"github.com/cgt-tools/cgt/internal/version"
 	"github.com/cgt-tools/cgt/registry"
 	"golang.org/x/term"
 )
-
-// version is set at build time with -ldflags "-X main.version=...".
-var version = "0.1.0"
 
 func newFactory() *cli.Factory {
 	return &cli.Factory{
@@ -18,7 +16,7 @@ func newFactory() *cli.Factory {
 		Stdout:  os.Stdout,
 		Stderr:  os.Stderr,
 		Getenv:  os.Getenv,
-		Version: version,
+		Version: version.String(),
 		Exec:    execProgram,
 		// A character device is not enough: /dev/null is one, and `cgt ... > /dev/null`
 		// must time and behave like writing to a file, not switch to the text view.
@@ -28,7 +26,7 @@ func newFactory() *cli.Factory {
 			return commands.NewRegistry(&registry.Deps{ReadFile: os.ReadFile, ReadDir: registry.OSReadDir, Stdin: os.Stdin, Today: registry.LocalToday})
 		},
 		Builtins: []cli.Builtin{
-			cli.Handover("mcp", "cgt-mcp", "serve cgt's commands to AI agents over MCP on stdio (--root DIR lets them read ledger files)"),
+			cli.Handover("mcp", "cgt-mcp", "serve cgt's commands to AI agents over MCP on stdio, or Streamable HTTP with --http ADDR (--root DIR lets them read ledger files)"),
 			cli.Handover("serve", "cgt-serve", "tool-cli JSON-RPC server on 127.0.0.1 for shell agents (cgt plus bridged MCP servers)"),
 			cli.Handover("tool", "tool-cli", "tool-cli client: list servers, tools, a tool's schema, or call it (cgt tool cgt get_fx_rate '{...}')"),
 			cli.HandoverInSource("gen", "cgt-gen", "./cmd/cgt-gen", "regenerate (or with --check verify) tools.json, openapi.json, llms.txt and every generated file"),

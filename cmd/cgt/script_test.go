@@ -9,13 +9,14 @@ import (
 	"testing"
 
 	"github.com/cgt-tools/cgt/cmd/internal/programs"
+	"github.com/cgt-tools/cgt/internal/version"
 	"github.com/cgt-tools/cgt/toolcli"
 	"github.com/rogpeppe/go-internal/testscript"
 )
 
 func TestMain(m *testing.M) {
-	mcpMain := func() { os.Exit(programs.MCP(version, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)) }
-	serveMain := func() { os.Exit(programs.Serve(version, os.Args[1:], os.Stdout, os.Stderr)) }
+	mcpMain := func() { os.Exit(programs.MCP(version.String(), os.Args[1:], os.Stdin, os.Stdout, os.Stderr)) }
+	serveMain := func() { os.Exit(programs.Serve(version.String(), os.Args[1:], os.Stdout, os.Stderr)) }
 	genMain := func() { os.Exit(programs.Gen(os.Args[1:], os.Stdout, os.Stderr)) }
 	toolMain := func() {
 		os.Exit(toolcli.RunClient(filepath.Base(os.Args[0]), os.Args[1:], os.Stdout, os.Stderr, os.Getenv))
