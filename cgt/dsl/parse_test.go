@@ -260,8 +260,8 @@ func TestParseHintsNameTheFix(t *testing.T) {
 }
 
 func TestParseRejectsHugeLineQuickly(t *testing.T) {
+	// The bound is on work (allocations), not on time: a loaded machine makes timing flaky.
 	src := bytes.Repeat([]byte("A"), 10<<20)
-	start := time.Now()
 	allocs := testing.AllocsPerRun(1, func() {
 		_, err := Parse("big.cgt", src)
 		e := asModelError(t, err)
@@ -269,8 +269,8 @@ func TestParseRejectsHugeLineQuickly(t *testing.T) {
 			t.Errorf("got %+v", e)
 		}
 	})
-	if allocs > 20 || time.Since(start) > time.Second {
-		t.Errorf("%v allocations, %v", allocs, time.Since(start))
+	if allocs > 20 {
+		t.Errorf("%v allocations", allocs)
 	}
 	// A huge line after good lines is reported on its own line number.
 	src = append([]byte("2024-01-01 BUY A 1 @ 2\n"), src...)
