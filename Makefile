@@ -1,7 +1,7 @@
 # cgt — common tasks. `make test` is the command CI runs (see README.md).
 GO ?= go
 
-.PHONY: build test race gen gen-check bench bench-report bench-mcp bench-toolcli ledgers fuzz lint fx docs docs-test clean
+.PHONY: build test race gen gen-check bench bench-report bench-mcp bench-toolcli ledgers fuzz lint fx docs docs-test web web-test web-serve clean
 
 # Every program: cgt and the siblings its built-ins hand over to (cgt-mcp, cgt-serve, tool-cli,
 # cgt-gen), side by side in bin/ as `cgt mcp` expects them.
@@ -83,5 +83,29 @@ docs:
 docs-test: docs
 	cd docs-site && npm run test:browser
 
+# The browser app (web/, see docs-site's "cgt in your browser"): the registry compiled to
+# WebAssembly with the page's own files, static, in web/dist/. Go's loader, wasm_exec.js, is
+# copied from the Go installation that built the module (the two must match).
+WEB_DIST := web/dist
+web:
+	rm -rf $(WEB_DIST)
+	mkdir -p $(WEB_DIST)
+	GOOS=js GOARCH=wasm $(GO) build -trimpath -ldflags="-s -w" -o $(WEB_DIST)/cgt.wasm ./cmd/cgt-wasm
+	root="$$($(GO) env GOROOT)"; cp "$$root/lib/wasm/wasm_exec.js" $(WEB_DIST)/ 2>/dev/null || cp "$$root/misc/wasm/wasm_exec.js" $(WEB_DIST)/
+	cp web/index.html web/app.js web/app.css web/worker.js $(WEB_DIST)/
+	cp examples/portfolio.cgt $(WEB_DIST)/example.cgt
+	@echo "web/dist: cgt.wasm $$(wc -c < $(WEB_DIST)/cgt.wasm) bytes, $$(gzip -9 -c $(WEB_DIST)/cgt.wasm | wc -c) gzip -9"
+
+# The browser test: the built page in Debian's chromium (playwright-core), against the CLI.
+web-test: web
+	$(GO) build -o bin/ ./cmd/cgt ./cmd/cgt-ledgergen
+	$(NPM_CI) --prefix web
+	cd web && node --test test/
+
+# Serve web/dist on http://127.0.0.1:8080/ (PORT=...) to try the page.
+PORT ?= 8080
+web-serve: web
+	node web/test/serve.mjs $(WEB_DIST) $(PORT)
+
 clean:
-	rm -rf bin
+	rm -rf bin $(WEB_DIST)
