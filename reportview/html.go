@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"html"
 	"io"
-	"math/big"
+	"strconv"
 	"strings"
 
 	"github.com/cgt-tools/cgt/cgt/engine"
@@ -30,6 +30,8 @@ type view struct {
 	Holdings []engine.Holding
 	SetAside []setAsideView
 	Warnings []string
+	// LossesBroughtForward are the losses given as brought into the ledger's first year.
+	LossesBroughtForward model.Money
 }
 
 type yearView struct {
@@ -57,7 +59,7 @@ type setAsideView struct {
 }
 
 func newView(rep *engine.Report, ledger string, warnings []string) view {
-	v := view{Title: "Capital gains report", Holdings: rep.Holdings, Warnings: warnings}
+	v := view{Title: "Capital gains report", Holdings: rep.Holdings, Warnings: warnings, LossesBroughtForward: rep.LossesBroughtForward}
 	if ledger != "" {
 		v.Title += ": " + ledger
 	}
@@ -183,14 +185,12 @@ func poolChart(p engine.PoolHistory) string {
 // money and dec give a figure as a float64 for drawing only; no figure the report states is
 // computed this way.
 func money(m model.Money) float64 {
-	f, _ := new(big.Float).SetString(m.String())
-	v, _ := f.Float64()
+	v, _ := strconv.ParseFloat(m.String(), 64)
 	return v
 }
 
 func dec(d model.Decimal) float64 {
-	f, _ := new(big.Float).SetString(d.String())
-	v, _ := f.Float64()
+	v, _ := strconv.ParseFloat(d.String(), 64)
 	return v
 }
 
@@ -211,8 +211,12 @@ details{margin:.2em 0}summary{cursor:pointer;color:var(--accent)}pre{white-space
 .chart{width:100%;height:auto;max-width:640px;display:block}.axis{stroke:#8a939e;stroke-width:1}.gain{fill:var(--gain)}.loss{fill:var(--loss)}
 .label,.value,.legend{font-size:11px;fill:var(--muted);text-anchor:middle}.legend{text-anchor:start}.gain-t{fill:var(--gain)}.loss-t{fill:var(--loss)}
 .qty{fill:none;stroke:var(--accent);stroke-width:2}.cost{fill:none;stroke:#c77c0e;stroke-width:2;stroke-dasharray:5 3}.qty-t{fill:var(--accent)}.cost-t{fill:#c77c0e}
-.warn li{margin:.3em 0}
-@media print{body{max-width:none;font-size:11pt}details{display:block}details>*:not(summary){display:block}summary{list-style:none}h2{break-after:avoid}table,svg{break-inside:avoid}}
+.warn{background:#fff6e0;border-left:4px solid #8a5a00;padding:.2em .8em .2em 1.8em}.warn li{margin:.3em 0}
+.assume{background:#f5f7f9;border-left:4px solid var(--accent);padding:.2em .8em .2em 1.8em}.assume li{margin:.35em 0}blockquote{margin:.3em 0 .3em 1em;padding:.3em .6em;border-left:3px solid var(--line);background:#fff}
+h2,h3,h4{break-after:avoid;page-break-after:avoid}tr,pre,.assume li,.warn li,svg,table.summary{break-inside:avoid;page-break-inside:avoid}thead{display:table-header-group}
+@media print{body{max-width:none;font-size:10.5pt;padding:0}a{color:inherit}.scroll{overflow:visible}summary{list-style:none;color:var(--ink)}summary::-webkit-details-marker{display:none}
+details::details-content{content-visibility:visible;display:block;height:auto}details>*{display:block}pre{background:none;border-left:2px solid var(--line)}}
+@page{margin:15mm 12mm}
 `
 
 // writePage writes the whole document. The page is written by code rather than a template
@@ -226,6 +230,14 @@ func writePage(w io.Writer, v view) error {
 	p("<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'; img-src data:\">\n")
 	p("<title>%s</title>\n<style>\n%s</style>\n</head>\n<body>\n<h1>%s</h1>\n", esc(v.Title), pageCSS, esc(v.Title))
 	p("<p class=\"note\">Amounts in pounds sterling. \"box N\" is the box of that year's SA108 Capital gains summary, with the figure to enter in whole pounds.</p>\n")
+	if len(v.Warnings) > 0 {
+		p("<h2>Check these first</h2>\n<ul class=\"warn\">")
+		for _, w := range v.Warnings {
+			p("<li>%s</li>", esc(w))
+		}
+		p("</ul>\n")
+	}
+	writeAssumptions(p, v)
 	if v.Chart != "" {
 		p("<h2>Gains and losses by tax year</h2>%s\n", v.Chart)
 	}
@@ -254,15 +266,81 @@ func writePage(w io.Writer, v view) error {
 		}
 		p("</table></div>\n")
 	}
-	if len(v.Warnings) > 0 {
-		p("<h2>Check these</h2><ul class=\"warn\">")
-		for _, w := range v.Warnings {
-			p("<li>%s</li>", esc(w))
-		}
-		p("</ul>\n")
-	}
 	p("</body>\n</html>\n")
 	return b.Flush()
+}
+
+// writeAssumptions states, before any figure, what the figures rest on: the taxable income and
+// basic rate band used for the tax (or that none was given), the losses brought forward, and
+// for 2024/25 the box 51 adjustment with the gains before and from 30 October 2024 that
+// HMRC's adjustment calculator asks for, and words for the return's box 54.
+func writeAssumptions(p func(string, ...any), v view) {
+	p("<h2>What this report assumes</h2>\n<ul class=\"assume\">\n")
+	if v.LossesBroughtForward.IsZero() {
+		p("<li>No losses brought forward from before the ledger's first tax year (give <code>losses_brought_forward</code> if you have some).</li>\n")
+	} else {
+		p("<li>Losses of %s brought forward from before the ledger's first tax year, as given.</li>\n", pounds(v.LossesBroughtForward))
+	}
+	for _, y := range v.Years {
+		if y.DisposalCount == 0 {
+			continue
+		}
+		p("<li><strong>%s</strong>: ", esc(y.Period))
+		if t := y.Tax; t != nil {
+			p("taxable income %s; basic rate band %s (the basic rate limit %s", pounds(t.TaxableIncome), pounds(t.BasicRateBand), pounds(t.BasicRateLimit))
+			if !t.BasicBandExtension.IsZero() {
+				p(" extended by %s of Gift Aid and pension contributions", pounds(t.BasicBandExtension))
+			}
+			if t.BasicRateBandUnused.IsZero() {
+				p("), all of it used by the income, so the gains are taxed at the higher rate.")
+			} else {
+				p("), of which %s is unused: gains up to that are taxed at the lower rate, the rest at the higher.", pounds(t.BasicRateBandUnused))
+			}
+		} else {
+			p("no taxable income given, so the tax due is not worked out")
+			if y.Period == rateChangeYear {
+				p(", nor box 51")
+			}
+			p(".")
+		}
+		if !y.LossesBroughtForward.IsZero() {
+			p(" Losses brought forward into the year %s, of which %s used.", pounds(y.LossesBroughtForward), pounds(y.LossesUsed))
+		}
+		p("</li>\n")
+		if y.Period == rateChangeYear {
+			writeBox51(p, y)
+		}
+	}
+	p("</ul>\n")
+}
+
+// writeBox51 is the 2024/25 adjustment: the gains before and from 30 October 2024, the
+// figure, and what to write in the additional information box.
+func writeBox51(p func(string, ...any), y yearView) {
+	if len(y.RatePeriods) != 2 {
+		return
+	}
+	before, after := y.RatePeriods[0], y.RatePeriods[1]
+	p("<li><strong>Box 51, adjustment to Capital Gains Tax</strong> (the rates rose on 30 October 2024, after the 2024/25 return was printed): gains before 30 October 2024 %s and losses %s (%s to %s); gains from 30 October 2024 %s and losses %s (%s to %s). ",
+		pounds(before.Gains), pounds(before.Losses), before.From, before.To, pounds(after.Gains), pounds(after.Losses), after.From, after.To)
+	adj := y.SA108.Adjustment
+	if adj == nil {
+		p("The adjustment depends on your income: give <code>taxable_income</code> to have it.</li>\n")
+		return
+	}
+	p("The adjustment is <strong>%s</strong>: the tax at 18%% and 24%% on the gains from 30 October 2024 less the tax the return's own calculation charges on them at 10%% and 20%%. Put it in box 51, and in box 54 (any other information):", pounds(*adj))
+	words := fmt.Sprintf("Box 51: adjustment of %s for the Capital Gains Tax rates that changed on 30 October 2024, worked out as HMRC's calculator for the 2024 to 2025 tax year does. Gains before 30 October 2024 %s, losses %s; gains on or after 30 October 2024 %s, losses %s",
+		records.Pounds(adj.String()), records.Pounds(before.Gains.String()), records.Pounds(before.Losses.String()), records.Pounds(after.Gains.String()), records.Pounds(after.Losses.String()))
+	if !y.LossesUsed.IsZero() {
+		words += "; losses brought forward used " + records.Pounds(y.LossesUsed.String())
+	}
+	if t := y.Tax; t != nil {
+		words += "; taxable income " + records.Pounds(t.TaxableIncome.String())
+		if !t.BasicBandExtension.IsZero() {
+			words += ", basic rate band extended by " + records.Pounds(t.BasicBandExtension.String())
+		}
+	}
+	p("<blockquote>%s.</blockquote></li>\n", esc(words))
 }
 
 func writeYearHTML(p func(string, ...any), y yearView) {
@@ -286,7 +364,7 @@ func writeYearHTML(p func(string, ...any), y yearView) {
 			p("<tr><th>Adjustment to CGT</th><td class=\"n\">%s</td><td class=\"box\">box 51</td></tr>\n", pounds(*adj))
 		}
 		p("</table></div>\n<h3>Disposals</h3>\n<div class=\"scroll\"><table>\n")
-		p("<tr><th>Date</th><th>Security</th><th class=\"n\">Quantity</th><th class=\"n\">Proceeds</th><th class=\"n\">Cost</th><th class=\"n\">Gain</th><th>Rule</th></tr>\n")
+		p("<thead><tr><th>Date</th><th>Security</th><th class=\"n\">Quantity</th><th class=\"n\">Proceeds</th><th class=\"n\">Cost</th><th class=\"n\">Gain</th><th>Rule</th></tr></thead>\n")
 		for _, d := range y.Disposals {
 			neg := ""
 			if d.Gain.Sign() < 0 {

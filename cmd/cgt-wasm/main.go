@@ -11,7 +11,7 @@
 //
 // requestJSON is webapp.Request ({command, args, today, render}); names and contents are the
 // files the person chose (arrays of strings and Uint8Arrays), which path arguments name.
-// envelope is the result as the CLI's --output json prints it.
+// envelope is the result as the CLI's --output json prints it (on one line).
 package main
 
 import (
@@ -62,7 +62,7 @@ func run(_ js.Value, argv []js.Value) any {
 }
 
 func failure(msg string) webapp.Response {
-	return webapp.Response{Envelope: envelope.MarshalIndent(envelope.Failure(
+	return webapp.Response{Envelope: envelope.MarshalCompact(envelope.Failure(
 		envelope.New(envelope.UsageError, msg, "This is a fault in the page; please report it."), nil))}
 }
 

@@ -39,7 +39,7 @@ type Request struct {
 	Files   []File          `json:"-"`
 }
 
-// Response is the envelope as JSON (exactly what the CLI's --output json prints) and the
+// Response is the envelope as JSON (what the CLI's --output json prints, on one line) and the
 // renderings asked for; a rendering the result has not is left empty.
 type Response struct {
 	Envelope []byte
@@ -76,14 +76,14 @@ func Run(req Request) Response {
 	}
 	reg, err := commands.NewRegistry(deps)
 	if err != nil {
-		return Response{Envelope: envelope.MarshalIndent(envelope.Failure(err, nil))}
+		return Response{Envelope: envelope.MarshalCompact(envelope.Failure(err, nil))}
 	}
 	args := req.Args
 	if len(bytes.TrimSpace(args)) == 0 {
 		args = json.RawMessage("{}")
 	}
 	res := reg.Execute(context.Background(), req.Command, args)
-	out := Response{Envelope: envelope.MarshalIndent(res)}
+	out := Response{Envelope: envelope.MarshalCompact(res)}
 	if !res.OK {
 		return out
 	}
