@@ -100,7 +100,7 @@ web:
 web-test: web
 	$(GO) build -o bin/ ./cmd/cgt ./cmd/cgt-ledgergen
 	$(NPM_CI) --prefix web
-	cd web && node --test test/
+	cd web && node --test test/browser.test.mjs
 
 # Serve web/dist on http://127.0.0.1:8080/ (PORT=...) to try the page.
 PORT ?= 8080

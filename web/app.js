@@ -20,6 +20,7 @@
   let files = []; // {name, bytes: Uint8Array, size}
   let ledgerCache = null; // {files, text}
   let runSeq = 0;
+  let lastRun = null; // {files, key}: what the latest calculation was asked, to run it once
   const urls = { report: null, ledger: null };
 
   function setState(state, message) {
@@ -143,12 +144,17 @@
     return args;
   }
 
-  async function calculate() {
+  async function calculate(force = false) {
     if (!files.length || body.dataset.state === 'loading') return;
+    const args = reportArgs();
+    const key = JSON.stringify(args);
+    // Enter in a field and the change event that follows it ask for the same calculation.
+    if (!force && lastRun && lastRun.files === files && lastRun.key === key && body.dataset.state !== 'error') return;
+    lastRun = { files, key };
     const seq = ++runSeq;
     setState('working', `Working it out from ${files.length} file${files.length === 1 ? '' : 's'}…`);
     try {
-      const rep = await run('report.calculate', reportArgs(), ['html']);
+      const rep = await run('report.calculate', args, ['html']);
       if (seq !== runSeq) return;
       if (!rep.env.ok) {
         showError(rep.env.error, rep.env.warnings);
@@ -364,7 +370,7 @@
   // --- wiring ---------------------------------------------------------------------------------
 
   $('#files').addEventListener('change', (e) => takeFiles(e.target.files));
-  $('#calculate').addEventListener('click', () => calculate());
+  $('#calculate').addEventListener('click', () => calculate(true));
   for (const id of ['#income', '#year']) {
     $(id).addEventListener('change', () => calculate());
     $(id).addEventListener('keydown', (e) => { if (e.key === 'Enter') calculate(); });
