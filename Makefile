@@ -75,9 +75,10 @@ fx:
 	$(GO) run ./cmd/fxgen -in $(HMRC_DIR) -out cgt/fx/rates.csv
 
 # The documentation site (docs-site/, Astro Starlight on Node.js 20): install pinned packages,
-# build with the broken-link check; docs-test also runs the headless-chromium browser test.
+# build with the broken-link check (the browser app, built first, is copied in and served at
+# /app/); docs-test also runs the headless-chromium browser test.
 NPM_CI := npm ci --no-audit --no-fund
-docs:
+docs: web
 	cd docs-site && $(NPM_CI) && npm run build
 
 docs-test: docs

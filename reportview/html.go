@@ -143,43 +143,84 @@ func yearChart(years []yearView) string {
 	return b.String()
 }
 
+// maxChartPoints bounds the steps a pool chart draws: a chart 640 units wide shows no more,
+// and a pool of a long ledger has thousands of events.
+const maxChartPoints = 600
+
 // poolChart draws a pool's quantity and cost after each event, as two step lines on their own
-// scales.
+// scales. Events closer together than the chart can show are drawn as the last of them.
 func poolChart(p engine.PoolHistory) string {
 	ev := p.Events
 	first, last := float64(ev[0].Date), float64(ev[len(ev)-1].Date)
 	span := max(last-first, 1)
-	maxQ, maxC := 1.0, 1.0
-	for _, e := range ev {
-		maxQ = max(maxQ, dec(e.Quantity))
-		maxC = max(maxC, money(e.Cost))
+	type point struct {
+		x, q, c float64
+		slot    int
 	}
-	x := func(d model.Date) float64 { return padL + (float64(d)-first)/span*(chartW-padL-20) }
-	y := func(v, top float64) float64 { return chartH - padB - v/top*(chartH-padB-20) }
-	var q, c strings.Builder
-	for i, e := range ev {
-		cmd := "L"
-		if i == 0 {
-			cmd = "M"
-		} else {
-			prev := ev[i-1]
-			fmt.Fprintf(&q, " L%.1f %.1f", x(e.Date), y(dec(prev.Quantity), maxQ))
-			fmt.Fprintf(&c, " L%.1f %.1f", x(e.Date), y(money(prev.Cost), maxC))
+	pts := make([]point, 0, min(len(ev), maxChartPoints+2))
+	maxQ, maxC := 1.0, 1.0
+	width := chartW - padL - 20
+	for _, e := range ev {
+		f := (float64(e.Date) - first) / span
+		pt := point{padL + f*width, dec(e.Quantity), money(e.Cost), int(f * maxChartPoints)}
+		maxQ, maxC = max(maxQ, pt.q), max(maxC, pt.c)
+		if n := len(pts); n > 1 && pts[n-1].slot == pt.slot {
+			pts[n-1] = pt // in the same slot as the point before: keep the latest state
+			continue
 		}
-		fmt.Fprintf(&q, " %s%.1f %.1f", cmd, x(e.Date), y(dec(e.Quantity), maxQ))
-		fmt.Fprintf(&c, " %s%.1f %.1f", cmd, x(e.Date), y(money(e.Cost), maxC))
+		pts = append(pts, pt)
+	}
+	y := func(v, top float64) float64 { return chartH - padB - v/top*(chartH-padB-20) }
+	q := make([]byte, 0, 32*len(pts))
+	c := make([]byte, 0, 32*len(pts))
+	for i, pt := range pts {
+		cmd := byte('L')
+		if i == 0 {
+			cmd = 'M'
+		} else {
+			prev := pts[i-1]
+			q = appendPoint(q, 'L', pt.x, y(prev.q, maxQ))
+			c = appendPoint(c, 'L', pt.x, y(prev.c, maxC))
+		}
+		q = appendPoint(q, cmd, pt.x, y(pt.q, maxQ))
+		c = appendPoint(c, cmd, pt.x, y(pt.c, maxC))
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, `<svg class="chart" viewBox="0 0 %g %g" role="img" aria-label="%s pool: shares and cost over time">`,
 		chartW, chartH, esc(p.Ticker))
 	fmt.Fprintf(&b, `<line x1="%g" y1="%g" x2="%g" y2="%g" class="axis"/>`, padL, chartH-padB, chartW-20, chartH-padB)
-	fmt.Fprintf(&b, `<path d="%s" class="qty"/><path d="%s" class="cost"/>`, q.String(), c.String())
+	fmt.Fprintf(&b, `<path d="%s" class="qty"/><path d="%s" class="cost"/>`, q, c)
 	fmt.Fprintf(&b, `<text x="%g" y="%g" class="label">%s</text><text x="%g" y="%g" class="label">%s</text>`,
 		padL, chartH-8, ev[0].Date, chartW-20, chartH-8, ev[len(ev)-1].Date)
 	fmt.Fprintf(&b, `<text x="4" y="14" class="legend"><tspan class="qty-t">— shares (up to %s)</tspan> <tspan class="cost-t">— cost (up to %s)</tspan></text>`,
-		esc(group(fmt.Sprintf("%.0f", maxQ))), esc(records.Pounds(fmt.Sprintf("%.2f", maxC))))
+		thousands(strconv.FormatFloat(maxQ, 'f', 0, 64)), "£"+thousands(strconv.FormatFloat(maxC, 'f', 2, 64)))
 	b.WriteString(`</svg>`)
 	return b.String()
+}
+
+// thousands puts commas between the thousands of a plain number's whole part: 12345.6 is
+// 12,345.6.
+func thousands(s string) string {
+	whole, frac, dot := strings.Cut(s, ".")
+	var b strings.Builder
+	for i := 0; i < len(whole); i++ {
+		if i > 0 && (len(whole)-i)%3 == 0 && whole[i-1] != '-' {
+			b.WriteByte(',')
+		}
+		b.WriteByte(whole[i])
+	}
+	if dot {
+		b.WriteString("." + frac)
+	}
+	return b.String()
+}
+
+// appendPoint writes " L12.3 45.6" (a path command and a point, one decimal each).
+func appendPoint(b []byte, cmd byte, x, y float64) []byte {
+	b = append(b, ' ', cmd)
+	b = strconv.AppendFloat(b, x, 'f', 1, 64)
+	b = append(b, ' ')
+	return strconv.AppendFloat(b, y, 'f', 1, 64)
 }
 
 // money and dec give a figure as a float64 for drawing only; no figure the report states is
@@ -194,10 +235,40 @@ func dec(d model.Decimal) float64 {
 	return v
 }
 
-// esc escapes text for HTML content and attribute values.
-func esc(s string) string { return html.EscapeString(s) }
+// esc escapes text for HTML content and attribute values. Most of what the report writes
+// (dates, figures) has nothing to escape and is returned as it is.
+func esc(s string) string {
+	if !strings.ContainsAny(s, "<>&'\"") {
+		return s
+	}
+	return html.EscapeString(s)
+}
 
-func pounds(m model.Money) string { return esc(records.Pounds(m.String())) }
+// pounds writes an amount as £1,234.56 (-£54.90 for a negative one), as records.Pounds does,
+// without parsing it again: a Money's text is already fixed to pence.
+func pounds(m model.Money) string {
+	s := m.String()
+	neg := strings.HasPrefix(s, "-")
+	digits := strings.TrimPrefix(s, "-")
+	whole, frac, ok := strings.Cut(digits, ".")
+	if !ok || len(frac) != 2 || whole == "" || strings.Trim(whole, "0123456789") != "" || strings.Trim(frac, "0123456789") != "" {
+		return esc(records.Pounds(s))
+	}
+	b := make([]byte, 0, len(s)+len(whole)/3+3)
+	if neg {
+		b = append(b, '-')
+	}
+	b = append(b, "£"...)
+	for i := 0; i < len(whole); i++ {
+		if i > 0 && (len(whole)-i)%3 == 0 {
+			b = append(b, ',')
+		}
+		b = append(b, whole[i])
+	}
+	b = append(b, '.')
+	b = append(b, frac...)
+	return string(b)
+}
 
 // pageCSS styles the page on screen and in print.
 const pageCSS = `:root{--ink:#1b1f24;--muted:#5b6470;--line:#d7dce2;--gain:#1f7a4d;--loss:#b3261e;--accent:#24527a}
@@ -225,6 +296,11 @@ details::details-content{content-visibility:visible;display:block;height:auto}de
 func writePage(w io.Writer, v view) error {
 	b := bufio.NewWriter(w)
 	p := func(format string, args ...any) { fmt.Fprintf(b, format, args...) }
+	ws := func(parts ...string) {
+		for _, s := range parts {
+			b.WriteString(s)
+		}
+	}
 	p("<!DOCTYPE html>\n<html lang=\"en-GB\">\n<head>\n<meta charset=\"utf-8\">\n")
 	p("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n")
 	p("<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'; img-src data:\">\n")
@@ -242,7 +318,7 @@ func writePage(w io.Writer, v view) error {
 		p("<h2>Gains and losses by tax year</h2>%s\n", v.Chart)
 	}
 	for _, y := range v.Years {
-		writeYearHTML(p, y)
+		writeYearHTML(p, ws, y)
 	}
 	if len(v.Holdings) > 0 {
 		p("<h2>Holdings at the end of the ledger</h2>\n<div class=\"scroll\"><table><tr><th>Security</th><th class=\"n\">Quantity</th><th class=\"n\">Cost</th><th class=\"n\">Average cost</th></tr>\n")
@@ -343,7 +419,7 @@ func writeBox51(p func(string, ...any), y yearView) {
 	p("<blockquote>%s.</blockquote></li>\n", esc(words))
 }
 
-func writeYearHTML(p func(string, ...any), y yearView) {
+func writeYearHTML(p func(string, ...any), ws func(...string), y yearView) {
 	p("<h2>Tax year %s</h2>\n<p class=\"note\">%s to %s</p>\n", esc(y.Period), y.StartDate, y.EndDate)
 	if y.DisposalCount == 0 {
 		p("<p>No disposals: nothing to enter on the SA108 for this year.</p>\n")
@@ -366,15 +442,18 @@ func writeYearHTML(p func(string, ...any), y yearView) {
 		p("</table></div>\n<h3>Disposals</h3>\n<div class=\"scroll\"><table>\n")
 		p("<thead><tr><th>Date</th><th>Security</th><th class=\"n\">Quantity</th><th class=\"n\">Proceeds</th><th class=\"n\">Cost</th><th class=\"n\">Gain</th><th>Rule</th></tr></thead>\n")
 		for _, d := range y.Disposals {
-			neg := ""
+			// The rows are written piece by piece rather than through fmt: a long ledger has
+			// tens of thousands of them.
+			gainClass := `<td class="n">`
 			if d.Gain.Sign() < 0 {
-				neg = " neg"
+				gainClass = `<td class="n neg">`
 			}
-			p("<tr><td>%s</td><td>%s</td><td class=\"n\">%s</td><td class=\"n\">%s</td><td class=\"n\">%s</td><td class=\"n%s\">%s</td><td>%s</td></tr>\n",
-				d.Date, esc(d.Ticker), esc(d.Quantity.String()), pounds(d.Proceeds), pounds(d.AllowableCost), neg, pounds(d.Gain), esc(d.Rules))
-			p("<tr><td colspan=\"7\"><details><summary>How it was worked out (%s)</summary>\n", esc(d.Where))
+			ws("<tr><td>", d.Date.String(), "</td><td>", esc(d.Ticker), `</td><td class="n">`, esc(d.Quantity.String()),
+				`</td><td class="n">`, pounds(d.Proceeds), `</td><td class="n">`, pounds(d.AllowableCost), "</td>", gainClass,
+				pounds(d.Gain), "</td><td>", esc(d.Rules), "</td></tr>\n",
+				`<tr><td colspan="7"><details><summary>How it was worked out (`, esc(d.Where), ")</summary>\n")
 			for _, fx := range d.FX {
-				p("<p>%s</p>\n", esc(fx))
+				ws("<p>", esc(fx), "</p>\n")
 			}
 			for i := range d.Matches {
 				m := &d.Matches[i]
@@ -382,13 +461,14 @@ func writeYearHTML(p func(string, ...any), y yearView) {
 				if m.AcquisitionDate != nil {
 					bought = " bought " + m.AcquisitionDate.String()
 				}
-				p("<p><strong>%s</strong> (%s): %s shares%s, gain %s</p>\n<pre>", esc(m.Rule), esc(m.Reference), esc(m.Quantity.String()), bought, pounds(m.Gain))
+				ws("<p><strong>", esc(m.Rule), "</strong> (", esc(m.Reference), "): ", esc(m.Quantity.String()), " shares", bought,
+					", gain ", pounds(m.Gain), "</p>\n<pre>")
 				for _, line := range m.Explain() {
-					p("%s\n", esc(line))
+					ws(esc(line), "\n")
 				}
-				p("</pre>\n")
+				ws("</pre>\n")
 			}
-			p("</details></td></tr>\n")
+			ws("</details></td></tr>\n")
 		}
 		p("</table></div>\n")
 	}

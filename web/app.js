@@ -2,8 +2,8 @@
 // WebAssembly and run in worker.js: the page names a command and its arguments (as a script
 // would with the CLI) and shows the envelope it gets back. It holds no tax rules of its own.
 //
-// Hooks for tests and scripts (docs: docs-site, "cgt in your browser"): #files, #income,
-// #year, [data-box="N"] (the figure to enter in box N), [data-figure="tax_due"] and
+// Hooks for tests and scripts (docs: docs-site, "In your browser"): #files, #income,
+// #losses, #year, [data-box="N"] (the figure to enter in box N), [data-figure="tax_due"] and
 // [data-figure="taxable_gain"] (with data-value), #warnings li, #report, #download-report,
 // #download-ledger, body[data-state] = loading | ready | working | done | error.
 'use strict';
@@ -75,7 +75,8 @@
   }
 
   // run executes a registry command on the files (all of them, or those given) and resolves
-  // to {env, html, text}: env is the envelope the CLI's --output json prints.
+  // to {env, html, text}: env is the envelope the CLI's --output json prints (its data only
+  // when render has 'json'); html and text are the renderings render asks for.
   function run(command, args, render = [], only = files) {
     return new Promise((resolve, reject) => {
       if (!worker || body.dataset.state === 'loading') {
@@ -139,6 +140,8 @@
     const args = { path: files.map((f) => f.name), detail: 'full' };
     const income = $('#income').value.trim().replace(/[£,\s]/g, '');
     if (income) args.taxable_income = income;
+    const losses = $('#losses').value.trim().replace(/[£,\s]/g, '');
+    if (losses) args.losses_brought_forward = losses;
     const year = $('#year').value.trim();
     if (year) args.year = year;
     return args;
@@ -154,15 +157,29 @@
     const seq = ++runSeq;
     setState('working', `Working it out from ${files.length} file${files.length === 1 ? '' : 's'}…`);
     try {
-      const rep = await run('report.calculate', args, ['html']);
+      // The figures (each year's totals and disposals, as JSON) and the full report as a page
+      // are two runs, asked for together: two runs cost less than one full report written
+      // both ways, and the figures are shown while the worker writes the page.
+      const figuresRun = run('report.calculate', { ...args, detail: 'disposals' }, ['json']);
+      const pageRun = run('report.calculate', args, ['html']);
+      pageRun.catch(() => {}); // a failure is reported once, below
+      const figures = await figuresRun;
       if (seq !== runSeq) return;
-      if (!rep.env.ok) {
-        showError(rep.env.error, rep.env.warnings);
+      if (!figures.env.ok) {
+        showError(figures.env.error, figures.env.warnings);
+        return;
+      }
+      showFigures(figures.env);
+      status.textContent = 'Writing the full report…';
+      const page = await pageRun;
+      if (seq !== runSeq) return;
+      if (!page.env.ok) {
+        showError(page.env.error, page.env.warnings);
         return;
       }
       const ledger = await importedLedger();
       if (seq !== runSeq) return;
-      showReport(rep, ledger);
+      showReport(page.html, ledger, figures.env);
     } catch (err) {
       if (seq === runSeq) showError({ message: `The calculation failed: ${err.message}.`, hint: 'Reload the page and try again; if it fails again, please report it.' }, []);
     }
@@ -245,22 +262,31 @@
     setState('error', `Not worked out: ${error.message || 'an error'}`);
   }
 
-  function showReport(rep, ledger) {
-    const data = rep.env.data;
-    $('#error').hidden = true;
-    showWarnings(rep.env.warnings);
-
+  // yearsShown are the years the page lists: every year when one was asked for, otherwise
+  // those with disposals (all, when none has), the latest first: the one being filed.
+  function yearsShown(data) {
     const all = data.tax_years || [];
     let years = all;
     if (!$('#year').value.trim()) {
       const active = all.filter((y) => y.disposal_count > 0);
       if (active.length) years = active;
-      $('#years').replaceChildren(...all.map((y) => el('option', { value: y.period })));
     }
-    years = [...years].reverse(); // the latest year first: the one being filed
-    $('#years-out').replaceChildren(...years.map(yearSection));
+    return [...years].reverse();
+  }
 
-    $('#download-report').href = blobURL('report', rep.html, 'text/html;charset=utf-8');
+  function showFigures(env) {
+    const data = env.data;
+    $('#error').hidden = true;
+    showWarnings(env.warnings);
+    if (!$('#year').value.trim()) {
+      $('#years').replaceChildren(...(data.tax_years || []).map((y) => el('option', { value: y.period })));
+    }
+    $('#years-out').replaceChildren(...yearsShown(data).map(yearSection));
+    $('#results').hidden = false;
+  }
+
+  function showReport(html, ledger, env) {
+    $('#download-report').href = blobURL('report', html, 'text/html;charset=utf-8');
     $('#download-ledger').href = blobURL('ledger', ledger, 'text/plain;charset=utf-8');
     $('#downloads').hidden = false;
 
@@ -269,17 +295,17 @@
       const doc = frame.contentDocument;
       if (doc && doc.documentElement) frame.style.height = `${doc.documentElement.scrollHeight + 20}px`;
     };
-    frame.srcdoc = rep.html;
+    frame.srcdoc = html;
     $('#report-box').hidden = false;
-    $('#results').hidden = false;
 
+    const years = yearsShown(env.data);
     const latest = years[0];
     let summary = `Done: ${years.length} tax year${years.length === 1 ? '' : 's'} shown`;
     if (latest) {
       summary += `; ${latest.period}: taxable gain ${pounds(latest.taxable_gain)}`;
       summary += latest.tax ? `, tax due ${pounds(latest.tax.total)}` : ' (enter your taxable income for the tax due)';
     }
-    const nw = (rep.env.warnings || []).length;
+    const nw = (env.warnings || []).length;
     if (nw) summary += `; ${nw} thing${nw === 1 ? '' : 's'} to check first`;
     setState('done', `${summary}.`);
   }
@@ -349,7 +375,7 @@
     if (income) args.taxable_income = income;
     setState('working', 'Working out the sale…');
     try {
-      const r = await run('plan.sale', args, ['text']);
+      const r = await run('plan.sale', args, ['json', 'text']);
       if (!r.env.ok) {
         const e = r.env.error;
         out.replaceChildren(el('div', { class: 'error', role: 'alert' }, el('strong', {}, 'This needs fixing: '), e.message, el('br'), e.hint || ''));
@@ -371,7 +397,7 @@
 
   $('#files').addEventListener('change', (e) => takeFiles(e.target.files));
   $('#calculate').addEventListener('click', () => calculate(true));
-  for (const id of ['#income', '#year']) {
+  for (const id of ['#income', '#losses', '#year']) {
     $(id).addEventListener('change', () => calculate());
     $(id).addEventListener('keydown', (e) => { if (e.key === 'Enter') calculate(); });
   }

@@ -10,6 +10,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io/fs"
+	"slices"
 	"strings"
 
 	"github.com/cgt-tools/cgt/cgt/model"
@@ -28,9 +29,10 @@ type File struct {
 
 // Request is one command run: the command's name, its arguments as the JSON object every front
 // end takes (paths name Files), the day the page runs on (YYYY-MM-DD, the browser's local
-// date; empty for unknown) and the renderings wanted besides the envelope: "html" (the
-// result's page) and "text" (as the CLI's --output text: an imported ledger's lines, or the
-// records as a table).
+// date; empty for unknown) and the renderings wanted: "json" (the envelope with its data),
+// "html" (the result's page) and "text" (as the CLI's --output text: an imported ledger's
+// lines, or the records as a table). Writing a large result's JSON costs as much as working it
+// out, so a request that wants only the page leaves "json" out.
 type Request struct {
 	Command string          `json:"command"`
 	Args    json.RawMessage `json:"args"`
@@ -39,8 +41,9 @@ type Request struct {
 	Files   []File          `json:"-"`
 }
 
-// Response is the envelope as JSON (what the CLI's --output json prints, on one line) and the
-// renderings asked for; a rendering the result has not is left empty.
+// Response is the envelope as JSON (what the CLI's --output json prints, on one line; without
+// "json" in the request's renderings, its data is left out and only ok, error and warnings are
+// there) and the other renderings asked for; a rendering the result has not is left empty.
 type Response struct {
 	Envelope []byte
 	HTML     string
@@ -83,9 +86,14 @@ func Run(req Request) Response {
 		args = json.RawMessage("{}")
 	}
 	res := reg.Execute(context.Background(), req.Command, args)
-	out := Response{Envelope: envelope.MarshalCompact(res)}
 	if !res.OK {
-		return out
+		return Response{Envelope: envelope.MarshalCompact(res)}
+	}
+	var out Response
+	if slices.Contains(req.Render, "json") {
+		out.Envelope = envelope.MarshalCompact(res)
+	} else {
+		out.Envelope = envelope.MarshalCompact(envelope.Success(nil, res.Warnings))
 	}
 	for _, r := range req.Render {
 		var b strings.Builder

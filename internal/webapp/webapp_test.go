@@ -27,7 +27,7 @@ func example(t *testing.T) []byte {
 func TestRunIsTheRegistrysResult(t *testing.T) {
 	src := example(t)
 	args := `{"path":["portfolio.cgt"],"taxable_income":"60000","year":"2024"}`
-	got := Run(Request{Command: "report.calculate", Args: json.RawMessage(args), Render: []string{"html", "text"},
+	got := Run(Request{Command: "report.calculate", Args: json.RawMessage(args), Render: []string{"json", "html", "text"},
 		Files: []File{{Name: "portfolio.cgt", Content: src}}})
 
 	reg, err := commands.NewRegistry(&registry.Deps{ReadFile: func(string) ([]byte, error) { return src, nil }})
@@ -43,6 +43,17 @@ func TestRunIsTheRegistrysResult(t *testing.T) {
 	}
 	if !strings.Contains(got.Text, "2024/25") {
 		t.Errorf("no text rendering: %.200q", got.Text)
+	}
+
+	// Without "json", the envelope says how it went and carries the warnings, not the data.
+	page := Run(Request{Command: "report.calculate", Args: json.RawMessage(`{"path":["portfolio.cgt"]}`), Render: []string{"html"},
+		Files: []File{{Name: "portfolio.cgt", Content: src}}})
+	var env map[string]any
+	if err := json.Unmarshal(page.Envelope, &env); err != nil || env["ok"] != true || env["data"] != nil || len(env["warnings"].([]any)) == 0 {
+		t.Errorf("envelope without json: %s (%v)", page.Envelope, err)
+	}
+	if page.HTML == "" {
+		t.Error("no HTML")
 	}
 }
 

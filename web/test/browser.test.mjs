@@ -233,6 +233,8 @@ test('an export and a ledger together, with income and year; downloads read back
   // Changing the income works it out again.
   await settle(page, async () => { await page.fill('#income', '20000'); await page.press('#income', 'Enter'); });
   assertSameFigures(await pageYears(page), cli(exportFile, example, 'taxable_income=20000', 'year=2024'));
+  await settle(page, async () => { await page.fill('#losses', '2500'); await page.press('#losses', 'Enter'); });
+  assertSameFigures(await pageYears(page), cli(exportFile, example, 'taxable_income=20000', 'year=2024', 'losses_brought_forward=2500'));
 
   // Printed, every match's working shows, and headings stay with what follows them.
   await page.emulateMedia({ media: 'print' });
