@@ -373,6 +373,8 @@
     }
     const income = $('#income').value.trim().replace(/[£,\s]/g, '');
     if (income) args.taxable_income = income;
+    const losses = $('#losses').value.trim().replace(/[£,\s]/g, '');
+    if (losses) args.losses_brought_forward = losses;
     setState('working', 'Working out the sale…');
     try {
       const r = await run('plan.sale', args, ['json', 'text']);

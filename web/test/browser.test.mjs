@@ -337,6 +337,24 @@ test('phone width, labels, keyboard', { skip, timeout: 60_000 }, async () => {
   await page.context().close();
 });
 
+test('files dropped on the page are read as if chosen', { skip, timeout: 60_000 }, async () => {
+  const page = await newPage();
+  await open(page);
+  const text = readFileSync(example, 'utf8');
+  await settle(page, async () => {
+    const dataTransfer = await page.evaluateHandle((t) => {
+      const dt = new DataTransfer();
+      dt.items.add(new File([t], 'dropped.cgt', { type: 'text/plain' }));
+      return dt;
+    }, text);
+    await page.dispatchEvent('#drop', 'drop', { dataTransfer });
+  });
+  assert.equal(await page.getAttribute('body', 'data-state'), 'done');
+  assert.match(await page.textContent('#file-list'), /dropped\.cgt/);
+  assertSameFigures(await pageYears(page), cli(example));
+  await page.context().close();
+});
+
 test('try a sale: offered when the registry has plan.sale', { skip, timeout: 60_000 }, async () => {
   let hasPlan = true;
   try {
