@@ -273,7 +273,7 @@ func pounds(m model.Money) string {
 // pageCSS styles the page on screen and in print.
 const pageCSS = `:root{--ink:#1b1f24;--muted:#5b6470;--line:#d7dce2;--gain:#1f7a4d;--loss:#b3261e;--accent:#24527a}
 *{box-sizing:border-box}body{font:15px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:var(--ink);margin:0 auto;max-width:980px;padding:16px}
-h1{font-size:1.5em;margin:.2em 0}h2{font-size:1.25em;margin:1.6em 0 .4em;border-bottom:2px solid var(--accent);padding-bottom:.2em}h3{font-size:1.05em;margin:1.2em 0 .3em}
+h1{font-size:1.5em;margin:.2em 0;overflow-wrap:anywhere}h2{font-size:1.25em;margin:1.6em 0 .4em;border-bottom:2px solid var(--accent);padding-bottom:.2em}h3{font-size:1.05em;margin:1.2em 0 .3em}
 p.note{color:var(--muted);margin:.2em 0 1em}
 .scroll{overflow-x:auto}table{border-collapse:collapse;width:100%;margin:.4em 0}th,td{padding:.3em .5em;border-bottom:1px solid var(--line);text-align:left;vertical-align:top}
 td.n,th.n{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}.box{color:var(--accent);white-space:nowrap;font-size:.9em}
