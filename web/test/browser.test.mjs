@@ -267,6 +267,31 @@ test('an export and a ledger together, with income and year; downloads read back
   await page.context().close();
 });
 
+// Exports this project's tests were not written against (../shared/broker-samples), four
+// brokers at once with a ledger: every year's figures as the CLI's, and the imported ledger
+// read back. Skipped without ../shared, failed under CI=true.
+const samples = resolve(repo, '..', 'shared', 'broker-samples');
+const unseen = ['ibkr/ibflex_activity_cash.xml', 'schwab/kapji_schwab_transactions.csv', 'freetrade/kapji_transactions.csv',
+  'hargreaves-lansdown/kapji_hl-transaction-summary.csv'].map((f) => join(samples, f));
+if (!existsSync(samples) && inCI && !skip) throw new Error(`${samples} is missing under CI=true`);
+test('unseen exports of four brokers and a ledger together', { skip: skip || (!existsSync(samples) && `${samples} is not here`), timeout: 120_000 }, async () => {
+  const page = await newPage();
+  await open(page);
+  await page.fill('#income', '45000');
+  const { ms } = await choose(page, [...unseen, example]);
+  assert.equal(await page.getAttribute('body', 'data-state'), 'done', await page.textContent('#status'));
+  console.log(`# four exports and a ledger: file chosen → done ${ms} ms`);
+  const env = cli(...unseen, example, 'taxable_income=45000');
+  const shown = await pageYears(page);
+  assert.deepEqual(shown.map((y) => y.period), env.data.tax_years.filter((t) => t.disposal_count > 0).map((t) => t.period).reverse());
+  assertSameFigures(shown, env);
+  const [download] = await Promise.all([page.waitForEvent('download'), page.click('#download-ledger')]);
+  const ledger = join(tmp, 'unseen.cgt');
+  await download.saveAs(ledger);
+  assertSameFigures(shown, cli(ledger, 'taxable_income=45000'));
+  await page.context().close();
+});
+
 test('a 10,000-line ledger within budget, with a working state', { skip, timeout: 180_000 }, async () => {
   const ledger = join(tmp, 'ledger-10k.cgt');
   execFileSync(ledgergen, ['-n', '10000', '-o', ledger]);
