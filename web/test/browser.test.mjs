@@ -362,6 +362,15 @@ test('phone width, labels, keyboard', { skip, timeout: 60_000 }, async () => {
   await page.context().close();
 });
 
+test('the example ledger from its button', { skip, timeout: 60_000 }, async () => {
+  const page = await newPage();
+  await open(page);
+  await settle(page, () => page.click('#example'));
+  assert.equal(await page.getAttribute('body', 'data-state'), 'done');
+  assertSameFigures(await pageYears(page), cli(example));
+  await page.context().close();
+});
+
 test('files dropped on the page are read as if chosen', { skip, timeout: 60_000 }, async () => {
   const page = await newPage();
   await open(page);
