@@ -97,3 +97,38 @@ func TestHTMLReportRendersInChromium(t *testing.T) {
 		}
 	}
 }
+
+// The report states what it rests on before any figure: warnings first, then the income and
+// band used, the losses brought forward and, for 2024/25, the box 51 adjustment with the gains
+// on each side of 30 October 2024 and the words for box 54; printed, every working shows.
+func TestHTMLReportStatesItsAssumptionsFirst(t *testing.T) {
+	page := string(htmlReport(t, `{"path":["../examples/portfolio.cgt"],"taxable_income":60000,"losses_brought_forward":"100"}`))
+	at := func(s string) int {
+		t.Helper()
+		i := strings.Index(page, s)
+		if i < 0 {
+			t.Fatalf("the page lacks %q", s)
+		}
+		return i
+	}
+	details := at("<h2>Tax year")
+	for _, first := range []string{"<h2>Check these first</h2>", "<h2>What this report assumes</h2>",
+		"taxable income £60,000.00; basic rate band £37,700.00", "Losses of £100.00 brought forward",
+		"gains before 30 October 2024 £9,506.84", "gains from 30 October 2024 £2,044.55", "box 54 (any other information)",
+		"<blockquote>Box 51: adjustment of £"} {
+		if i := at(first); i > details {
+			t.Errorf("%q comes after the first tax year's figures", first)
+		}
+	}
+	if at("<h2>Check these first</h2>") > at("<h2>What this report assumes</h2>") {
+		t.Error("the warnings do not come first")
+	}
+	for _, rule := range []string{"details::details-content{content-visibility:visible", "h2,h3,h4{break-after:avoid", "thead{display:table-header-group}"} {
+		at(rule)
+	}
+	noIncome := string(htmlReport(t, `{"path":["../examples/portfolio.cgt"]}`))
+	if !strings.Contains(noIncome, "no taxable income given, so the tax due is not worked out, nor box 51.") ||
+		!strings.Contains(noIncome, "The adjustment depends on your income") {
+		t.Error("without income the report does not say that the tax and box 51 are not worked out")
+	}
+}

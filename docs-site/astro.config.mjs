@@ -18,7 +18,7 @@ export default defineConfig({
       description:
         'UK Capital Gains Tax on shares and funds, for people filing Self Assessment and for the AI agents helping them.',
       // `npm run build` fails on a broken internal link or a link to a missing heading.
-      plugins: [starlightLinksValidator({ errorOnFallbackPages: false })],
+      plugins: [starlightLinksValidator({ errorOnFallbackPages: false, exclude: ['/app/', '/app/**'] })],
       lastUpdated: false,
       pagination: true,
       sidebar: [
@@ -27,6 +27,8 @@ export default defineConfig({
           items: [
             { label: 'Overview', slug: 'index' },
             { label: 'Quickstart', slug: 'quickstart' },
+            // The browser app itself (web/dist, copied into public/app/ by the build).
+            { label: 'Open the app in your browser', link: '/app/', attrs: { 'data-app': 'cgt' } },
           ],
         },
         {

@@ -219,6 +219,18 @@ test('the pages for people: start here, filing the SA108, the FAQ, before 5 Apri
   assert.deepEqual(pageErrors, [], 'script errors on the pages');
 });
 
+test('the browser app is served at /app/ and linked from the sidebar', { skip, timeout: 60_000 }, async () => {
+  for (const [name, type] of [['app/', 'text/html'], ['app/cgt.wasm', 'application/wasm'], ['app/wasm_exec.js', 'text/javascript'], ['app/app.js', 'text/javascript']]) {
+    const response = await fetch(`${baseURL}/${name}`);
+    assert.equal(response.status, 200, `/${name}`);
+    assert.ok(response.headers.get('content-type').startsWith(type), `/${name}: ${response.headers.get('content-type')}`);
+  }
+  const page = await context.newPage();
+  await page.goto(`${baseURL}/people/in-your-browser/`);
+  assert.equal(await page.locator('#starlight__sidebar a[data-app="cgt"]').getAttribute('href'), '/app/');
+  await page.close();
+});
+
 test('every contract file linked from the site is served', { skip, timeout: 60_000 }, async () => {
   for (const name of ['tools.json', 'openapi.json', 'llms.txt', 'llms-full.txt', 'cgt-tools.schema.json', 'cgt-skills.zip']) {
     const response = await fetch(`${baseURL}/${name}`);

@@ -1,0 +1,71 @@
+//go:build js && wasm
+
+// Command cgt-wasm is cgt's browser front end: the registry compiled to WebAssembly, run by the
+// page in web/ (make web). It links what the page runs — the registry, its commands, the
+// engine, the importers and the report views — and no server, generator or schema reflector.
+//
+// It defines two functions on the page's global object and then waits:
+//
+//	cgtCommands() → ["fx.rate", ...]                 the registered command names
+//	cgtRun(requestJSON, names, contents) → {envelope, html, text}
+//
+// requestJSON is webapp.Request ({command, args, today, render}); names and contents are the
+// files the person chose (arrays of strings and Uint8Arrays), which path arguments name.
+// envelope is the result as the CLI's --output json prints it (on one line).
+package main
+
+import (
+	"encoding/json"
+
+	"syscall/js"
+
+	"github.com/cgt-tools/cgt/envelope"
+	"github.com/cgt-tools/cgt/internal/webapp"
+)
+
+func main() {
+	global := js.Global()
+	global.Set("cgtCommands", js.FuncOf(func(js.Value, []js.Value) any {
+		names := webapp.Commands()
+		out := make([]any, len(names))
+		for i, n := range names {
+			out[i] = n
+		}
+		return out
+	}))
+	global.Set("cgtRun", js.FuncOf(run))
+	if ready := global.Get("cgtReady"); ready.Type() == js.TypeFunction {
+		ready.Invoke()
+	}
+	select {}
+}
+
+func run(_ js.Value, argv []js.Value) any {
+	var req webapp.Request
+	if len(argv) < 1 || argv[0].Type() != js.TypeString {
+		return reply(failure("cgtRun needs a request as JSON text"))
+	}
+	if err := json.Unmarshal([]byte(argv[0].String()), &req); err != nil {
+		return reply(failure("the request is not JSON: " + err.Error()))
+	}
+	if len(argv) >= 3 {
+		names, contents := argv[1], argv[2]
+		n := names.Length()
+		for i := 0; i < n; i++ {
+			c := contents.Index(i)
+			b := make([]byte, c.Length())
+			js.CopyBytesToGo(b, c)
+			req.Files = append(req.Files, webapp.File{Name: names.Index(i).String(), Content: b})
+		}
+	}
+	return reply(webapp.Run(req))
+}
+
+func failure(msg string) webapp.Response {
+	return webapp.Response{Envelope: envelope.MarshalCompact(envelope.Failure(
+		envelope.New(envelope.UsageError, msg, "This is a fault in the page; please report it."), nil))}
+}
+
+func reply(r webapp.Response) any {
+	return map[string]any{"envelope": string(r.Envelope), "html": r.HTML, "text": r.Text}
+}

@@ -1,0 +1,120 @@
+// Package webapp is the browser front end's Go side, apart from the JavaScript glue: it runs a
+// registry command on files the page holds in memory and renders the result in the forms the
+// page asks for. It knows no command: the page names the command and its arguments, exactly
+// as a script would call the CLI or MCP, and every result comes from registry.Execute.
+package webapp
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io/fs"
+	"slices"
+	"strings"
+
+	"github.com/cgt-tools/cgt/cgt/model"
+	"github.com/cgt-tools/cgt/commands"
+	"github.com/cgt-tools/cgt/envelope"
+	"github.com/cgt-tools/cgt/records"
+	"github.com/cgt-tools/cgt/registry"
+)
+
+// File is one file the person chose: its name (unique within a request; the page makes it
+// so) and its bytes.
+type File struct {
+	Name    string
+	Content []byte
+}
+
+// Request is one command run: the command's name, its arguments as the JSON object every front
+// end takes (paths name Files), the day the page runs on (YYYY-MM-DD, the browser's local
+// date; empty for unknown) and the renderings wanted: "json" (the envelope with its data),
+// "html" (the result's page) and "text" (as the CLI's --output text: an imported ledger's
+// lines, or the records as a table). Writing a large result's JSON costs as much as working it
+// out, so a request that wants only the page leaves "json" out.
+type Request struct {
+	Command string          `json:"command"`
+	Args    json.RawMessage `json:"args"`
+	Today   string          `json:"today,omitempty"`
+	Render  []string        `json:"render,omitempty"`
+	Files   []File          `json:"-"`
+}
+
+// Response is the envelope as JSON (what the CLI's --output json prints, on one line; without
+// "json" in the request's renderings, its data is left out and only ok, error and warnings are
+// there) and the other renderings asked for; a rendering the result has not is left empty.
+type Response struct {
+	Envelope []byte
+	HTML     string
+	Text     string
+}
+
+// Commands lists the names of the registered commands, so the page can offer what exists.
+func Commands() []string {
+	reg, err := commands.NewRegistry(&registry.Deps{})
+	if err != nil {
+		return nil
+	}
+	return reg.Names()
+}
+
+// Run executes one request. It never panics (registry.Execute recovers) and always returns an
+// envelope.
+func Run(req Request) Response {
+	files := make(map[string][]byte, len(req.Files))
+	for _, f := range req.Files {
+		files[f.Name] = f.Content
+	}
+	deps := &registry.Deps{
+		ReadFile: func(path string) ([]byte, error) {
+			if b, ok := files[path]; ok {
+				return b, nil
+			}
+			return nil, fmt.Errorf("%s: %w (choose it again)", path, fs.ErrNotExist)
+		},
+	}
+	if d, err := model.ParseDate(req.Today); err == nil {
+		deps.Today = func() model.Date { return d }
+	}
+	reg, err := commands.NewRegistry(deps)
+	if err != nil {
+		return Response{Envelope: envelope.MarshalCompact(envelope.Failure(err, nil))}
+	}
+	args := req.Args
+	if len(bytes.TrimSpace(args)) == 0 {
+		args = json.RawMessage("{}")
+	}
+	res := reg.Execute(context.Background(), req.Command, args)
+	if !res.OK {
+		return Response{Envelope: envelope.MarshalCompact(res)}
+	}
+	var out Response
+	if slices.Contains(req.Render, "json") {
+		out.Envelope = envelope.MarshalCompact(res)
+	} else {
+		out.Envelope = envelope.MarshalCompact(envelope.Success(nil, res.Warnings))
+	}
+	for _, r := range req.Render {
+		var b strings.Builder
+		switch r {
+		case "html":
+			if h, ok := res.Data.(records.HTMLer); ok && h.WriteHTML(&b, res.Warnings) == nil {
+				out.HTML = b.String()
+			}
+		case "text":
+			// As the CLI's --output text: the result's own text (an imported ledger prints
+			// as ledger lines), or its records as a table.
+			var err error
+			if t, ok := res.Data.(records.Texter); ok {
+				err = t.WriteText(&b, res.Warnings)
+			} else {
+				err = records.WriteText(&b, records.Of(res.Data), res.Warnings)
+			}
+			if err == nil {
+				out.Text = b.String()
+			}
+		}
+	}
+	return out
+}
