@@ -319,56 +319,6 @@ func (b *batch) done() *Import {
 	return &b.imp
 }
 
-// Merge joins several imports in order. A transaction carrying a broker reference already
-// imported (overlapping exports of one account, or one file given twice under two names) is
-// counted once: the repeat is moved to its file's skipped list as a duplicate, with a warning.
-func Merge(imps []*Import) ([]model.Transaction, []string) {
-	total := 0
-	for _, imp := range imps {
-		total += len(imp.Transactions)
-	}
-	type first struct {
-		file string
-		row  int
-	}
-	seen := make(map[string]first)
-	txns := make([]model.Transaction, 0, total)
-	var warnings []string
-	for _, imp := range imps {
-		kept := imp.Transactions[:0]
-		dupRows := map[int]bool{}
-		keptRows := map[int]bool{}
-		for _, t := range imp.Transactions {
-			if t.BrokerRef != "" {
-				key := imp.Report.Broker + "\x00" + t.BrokerRef + "\x00" + string(t.Action) + "\x00" + t.Ticker
-				if f, ok := seen[key]; ok && (f.file != t.Source.File || f.row != t.Source.Line) {
-					if !dupRows[t.Source.Line] {
-						dupRows[t.Source.Line] = true
-						warnings = append(warnings, fmt.Sprintf("%s row %d repeats %s row %d (%s reference %s): counted once",
-							t.Source.File, t.Source.Line, f.file, f.row, imp.Report.Broker, t.BrokerRef))
-					}
-					continue
-				}
-				seen[key] = first{t.Source.File, t.Source.Line}
-			}
-			keptRows[t.Source.Line] = true
-			kept = append(kept, t)
-		}
-		for row := range dupRows {
-			if keptRows[row] {
-				continue // the row still gave another transaction
-			}
-			imp.Report.Imported--
-			imp.Report.Skipped = append(imp.Report.Skipped, Skip{Row: row, Type: "duplicate", Reason: "already imported from an earlier row with the same broker reference"})
-		}
-		slices.SortStableFunc(imp.Report.Skipped, func(a, b Skip) int { return a.Row - b.Row })
-		imp.Transactions = kept
-		txns = append(txns, kept...)
-		warnings = append(warnings, imp.Warnings...)
-	}
-	return txns, warnings
-}
-
 func clip(s string, n int) string {
 	if len(s) <= n {
 		return s

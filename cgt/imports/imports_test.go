@@ -210,20 +210,6 @@ func TestParseNumber(t *testing.T) {
 	}
 }
 
-func TestMergeCountsRepeatedReferenceOnce(t *testing.T) {
-	src := "Action,Time,ISIN,Ticker,Name,No. of shares,Price / share,Currency (Price / share),Exchange rate,Total,Currency (Total),ID\n" +
-		"Market buy,2024-01-02 10:00:00,US0000000002,FOO,Foo,1,10,USD,1.25,8.00,GBP,EOF1\n"
-	a, _ := Read("a.csv", []byte(src), Options{})
-	b, _ := Read("b.csv", []byte(src), Options{})
-	txns, warnings := Merge([]*Import{a, b})
-	if len(txns) != 1 || len(warnings) != 1 || !strings.Contains(warnings[0], "b.csv row 2 repeats a.csv row 2") {
-		t.Fatalf("txns %d, warnings %q", len(txns), warnings)
-	}
-	if b.Report.Imported != 0 || len(b.Report.Skipped) != 1 || b.Report.Skipped[0].Type != "duplicate" {
-		t.Errorf("second report %+v", b.Report)
-	}
-}
-
 // scaled writes a decimal at the scale it was read with (12.50 stays 12.50).
 func scaled(d model.Decimal) string {
 	e := d.Exact()

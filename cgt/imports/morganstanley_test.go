@@ -55,15 +55,6 @@ func TestMorganStanleySplitNoticeWarnsOnEarlierSales(t *testing.T) {
 	}
 }
 
-func TestMorganStanleyBothReleaseReportsCountOnce(t *testing.T) {
-	a, _ := Read("releases.csv", []byte(msReleasesHead+"25-Mar-2021,X,GSU Class C,Release,Complete,$102.25,400.000,$0.00,212.0,Fractional Shares\n"), Options{})
-	b, _ := Read("net.csv", []byte(msNetSharesHead+"25-Mar-2021,N/A,GSU Class C,Released Shares,Completed,\"$2,045.06\",10.60,$0.00,0.000,N/A\n"), Options{})
-	txns, warnings := Merge([]*Import{a, b})
-	if len(txns) != 1 || len(warnings) != 1 {
-		t.Fatalf("got %d transactions, warnings %q", len(txns), warnings)
-	}
-}
-
 func TestMorganStanleyErrors(t *testing.T) {
 	checkErrors(t, "morganstanley", []errCase{
 		{"non_number_in_price", msReleasesHead + "25-Mar-2023,R,GSU Class C,Release,Complete,$12x,40,$0.00,21,N/A\n", []string{`"Price"`, "$12x"}},

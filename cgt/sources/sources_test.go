@@ -227,3 +227,24 @@ func TestFingerprintIsStable(t *testing.T) {
 }
 
 const pinned = "78d88f447ff03d03"
+
+func TestSameReferenceInTwoExportsCountsOnce(t *testing.T) {
+	src := "Action,Time,ISIN,Ticker,Name,No. of shares,Price / share,Currency (Price / share),Exchange rate,Total,Currency (Total),ID\n" +
+		"Market buy,2024-01-02 10:00:00,US0000000002,FOO,Foo,1,10,USD,1.25,8.00,GBP,EOF1\n"
+	txns, warnings := Combine([]Source{export(t, "a.csv", src, imports.Options{}), export(t, "b.csv", src, imports.Options{})})
+	if len(txns) != 1 || len(warnings) != 1 || !strings.Contains(warnings[0], "b.csv") || !strings.Contains(warnings[0], "a.csv") {
+		t.Fatalf("txns %d, warnings %q", len(txns), warnings)
+	}
+}
+
+// Morgan Stanley's two release reports (releases, and net shares) describe one vest.
+func TestMorganStanleyBothReleaseReportsCountOnce(t *testing.T) {
+	releases := "Vest Date,Order Number,Plan,Type,Status,Price,Quantity,Net Cash Proceeds,Net Share Proceeds,Tax Payment Method\n" +
+		"25-Mar-2021,X,GSU Class C,Release,Complete,$102.25,400.000,$0.00,212.0,Fractional Shares\n"
+	netShares := "Date,Order Number,Plan,Type,Order Status,Price,Quantity,Net Share Proceeds,Net Share Proceeds,Tax Payment Method\n" +
+		"25-Mar-2021,N/A,GSU Class C,Released Shares,Completed,\"$2,045.06\",10.60,$0.00,0.000,N/A\n"
+	txns, warnings := Combine([]Source{export(t, "releases.csv", releases, imports.Options{}), export(t, "net.csv", netShares, imports.Options{})})
+	if len(txns) != 1 || len(warnings) != 1 {
+		t.Fatalf("got %d transactions, warnings %q", len(txns), warnings)
+	}
+}
