@@ -43,6 +43,12 @@ type Shape struct {
 	Args map[string]any
 }
 
+// shapingHints say more than a shaping argument's published description (kept to a few words
+// for the tool-list budget) where an error's hint needs it.
+var shapingHints = map[string]string{
+	ArgOutput: "compact: a line per record; schema: header, rows; records: JSON Lines; json: the envelope",
+}
+
 // shapingSpecs are the shaping arguments as every command publishes them.
 func shapingSpecs() []ArgSpec {
 	formats := make([]any, len(AgentFormats))

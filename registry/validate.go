@@ -85,7 +85,11 @@ func (v *validator) expected(loc []string) string {
 	if e, ok := p["enum"].([]any); ok {
 		desc = fmt.Sprintf("one of %v", e)
 	}
-	if d := strings.TrimSuffix(str(p["description"]), "."); d != "" {
+	d := strings.TrimSuffix(str(p["description"]), ".")
+	if long, ok := shapingHints[loc[0]]; ok {
+		d = long
+	}
+	if d != "" {
 		desc += " (" + d + ")"
 	}
 	return desc
