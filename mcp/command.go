@@ -44,6 +44,8 @@ SIGTERM, SIGINT or SIGHUP, and when the process that started it exits.
   --exec PROGRAM    with --catalog: run PROGRAM COMMAND key=value... --output json per call
   --allow LABEL     with --catalog: also run commands with this side-effect label
                     (only pure_calculation runs by default; repeatable)
+  --max-calls N     tool calls run at once (default: the number of CPUs); 16 more may
+                    wait, and a call beyond those is answered "server busy"
 
 Example client configuration: claude mcp add cgt -- cgt mcp --root ~/tax
 `
@@ -52,6 +54,7 @@ type flags struct {
 	roots, allow     []string
 	catalog, program string
 	structured       bool
+	maxCalls         int
 }
 
 // Main runs `cgt mcp ARGS` and returns the exit status: 0 after a clean end (stdin closed,
@@ -71,7 +74,7 @@ func Main(ctx context.Context, p Program, args []string, stdin io.Reader, stdout
 		fmt.Fprintln(stderr, "cgt mcp:", err)
 		return exitError
 	}
-	if err := Serve(ctx, s, stdin, stdout, stderr); err != nil {
+	if err := ServeCalls(ctx, s, stdin, stdout, stderr, fl.maxCalls); err != nil {
 		fmt.Fprintln(stderr, "cgt mcp:", err)
 		return exitError
 	}
@@ -87,8 +90,12 @@ func parseFlags(args []string, stderr io.Writer) (flags, error) {
 	fs.StringVar(&fl.catalog, "catalog", "", "")
 	fs.StringVar(&fl.program, "exec", "", "")
 	fs.BoolVar(&fl.structured, "structured", false, "")
+	fs.IntVar(&fl.maxCalls, "max-calls", 0, "")
 	if err := fs.Parse(args); err != nil {
 		return fl, err
+	}
+	if fl.maxCalls < 0 {
+		return fl, errors.New("--max-calls must not be negative")
 	}
 	if fs.NArg() > 0 {
 		return fl, fmt.Errorf("unexpected argument %q", fs.Arg(0))

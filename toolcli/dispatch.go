@@ -4,8 +4,12 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
+	"fmt"
 	"strings"
 	"sync"
+
+	"github.com/cgt-tools/cgt/internal/callgate"
 )
 
 // params are a request's named parameters; a missing params member reads
@@ -150,6 +154,14 @@ func (s *Server) callTool(ctx context.Context, p params) (any, *RPCError) {
 	if rerr != nil {
 		return nil, rerr
 	}
+	if err := s.calls.Enter(ctx); err != nil {
+		var busy *callgate.Busy
+		if errors.As(err, &busy) {
+			return nil, &RPCError{Code: CodeServerBusy, Message: err.Error()}
+		}
+		return nil, internal(fmt.Errorf("the call was cancelled while it waited: %w", err))
+	}
+	defer s.calls.Done()
 	res, err := prov.callTool(ctx, conn, desc.Name, args)
 	if err != nil {
 		return nil, internal(err)

@@ -22,6 +22,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/cgt-tools/cgt/envelope"
+	"github.com/cgt-tools/cgt/internal/callgate"
 	"github.com/cgt-tools/cgt/internal/jsontext"
 )
 
@@ -36,7 +37,15 @@ type Options struct {
 	Providers map[string]ProviderFactory
 	// Log receives notices about bridged servers; nil discards them.
 	Log io.Writer
+	// MaxCalls is how many tool calls run at once (0: the number of CPUs); MaxQueue how many
+	// more may wait (0: DefaultMaxQueue). A call beyond both is answered at once with a
+	// CodeServerBusy error.
+	MaxCalls, MaxQueue int
 }
+
+// DefaultMaxQueue is how many tool calls may wait for their turn by default: enough for 64
+// clients calling at once. A request is at most MaxRequestBytes, so what waits is bounded.
+const DefaultMaxQueue = 64
 
 // Server is a running tool-cli server. It is safe for concurrent use.
 type Server struct {
@@ -46,6 +55,7 @@ type Server struct {
 	listener  net.Listener
 	http      *http.Server
 	served    chan struct{}
+	calls     *callgate.Gate
 }
 
 // Listen starts a tool-cli server on 127.0.0.1 and serves it in the
@@ -63,6 +73,11 @@ func Listen(opts Options) (*Server, error) {
 		return nil, err
 	}
 	s := newServer(token, opts.Providers, opts.Log)
+	queue := opts.MaxQueue
+	if queue <= 0 {
+		queue = DefaultMaxQueue
+	}
+	s.calls = callgate.New(opts.MaxCalls, queue)
 	s.listener = ln
 	s.http = &http.Server{
 		Handler:           s,
@@ -75,7 +90,8 @@ func Listen(opts Options) (*Server, error) {
 }
 
 func newServer(token string, factories map[string]ProviderFactory, logw io.Writer) *Server {
-	s := &Server{token: token, providers: make(map[string]*provider, len(factories)), served: make(chan struct{})}
+	s := &Server{token: token, providers: make(map[string]*provider, len(factories)), served: make(chan struct{}),
+		calls: callgate.New(0, DefaultMaxQueue)}
 	for name, f := range factories {
 		s.providers[name] = &provider{name: name, factory: f, log: logw}
 		s.names = append(s.names, name)
