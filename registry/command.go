@@ -34,6 +34,10 @@ type Deps struct {
 	// (the default the commands package supplies), or reflectschema.Live where schemas are
 	// made from the Go types.
 	Schemas SchemaSource
+	// Context is the call's context when it can be cancelled (a server's call), set by the
+	// registry for each such call so that long work (the engine) stops when it ends; nil
+	// otherwise.
+	Context context.Context
 }
 
 // SchemaSource gives the JSON Schema of a command's arguments (role "input") or result
