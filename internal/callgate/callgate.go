@@ -85,5 +85,8 @@ func (g *Gate) Enter(ctx context.Context) error {
 	return g.Start(ctx)
 }
 
+// Pending is how many calls are admitted and not done: running or waiting.
+func (g *Gate) Pending() int { return int(g.pending.Load()) }
+
 // Limits are the gate's running and queue sizes.
 func (g *Gate) Limits() (running, queue int) { return g.running, g.queue }
