@@ -351,17 +351,14 @@ type wellFormed struct {
 func readRequest(body []byte) (*rpcRequest, params, *RPCError) {
 	var w wellFormed
 	if json.Unmarshal(bytes.TrimSpace(body), &w) == nil && validID(w.ID) && w.JSONRPC == "2.0" && w.Method != "" {
-		if w.Params == nil {
-			w.Params = params{}
-		}
 		return &rpcRequest{JSONRPC: w.JSONRPC, ID: w.ID, Method: w.Method}, w.Params, nil
 	}
 	req, rerr := parseRequest(body)
 	if rerr != nil {
-		return req, nil, rerr
+		return req, params{}, rerr
 	}
 	if _, ok := methods[req.Method]; !ok {
-		return req, nil, rpcErrorf(CodeMethodNotFound, "Method not found: %s", req.Method)
+		return req, params{}, rpcErrorf(CodeMethodNotFound, "Method not found: %s", req.Method)
 	}
 	p, rerr := decodeParams(req.Params)
 	return req, p, rerr
