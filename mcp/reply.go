@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"iter"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 
@@ -197,8 +198,24 @@ func errorLines(format string, res envelope.Result) string {
 // narrowingArgs are the arguments that make a result smaller, in the order they are named.
 var narrowingArgs = []string{"year", "ticker", "from", "to", "detail", "fields", "max_records"}
 
+// narrowings and mores hold what narrowing and more say for each command (and detail): the
+// same for every call, and asked for on every dense answer.
+var narrowings, mores sync.Map // string → string
+
 // narrowing names the arguments of the command that narrow its result.
 func narrowing(c registry.Command) string {
+	if c == nil {
+		return narrowingOf(c)
+	}
+	if s, ok := narrowings.Load(c.Meta().Name); ok {
+		return s.(string)
+	}
+	s := narrowingOf(c)
+	narrowings.Store(c.Meta().Name, s)
+	return s
+}
+
+func narrowingOf(c registry.Command) string {
 	var names []string
 	for _, n := range narrowingArgs {
 		if hasArg(c, n) {
@@ -210,6 +227,25 @@ func narrowing(c registry.Command) string {
 
 // more says how to ask for more than the result gave: a fuller detail, or the envelope.
 func more(c registry.Command, sh registry.Shape) string {
+	if c == nil {
+		return moreOf(c, sh)
+	}
+	cur, _ := sh.Args["detail"].(string)
+	if cur != "" {
+		if spec, _ := argSpec(c, "detail"); !slices.Contains(spec.Enum, any(cur)) {
+			return moreOf(c, sh) // kept only for the values a schema allows, so the cache stays small
+		}
+	}
+	key := c.Meta().Name + "\x00" + cur
+	if s, ok := mores.Load(key); ok {
+		return s.(string)
+	}
+	s := moreOf(c, sh)
+	mores.Store(key, s)
+	return s
+}
+
+func moreOf(c registry.Command, sh registry.Shape) string {
 	var asks []string
 	if s, ok := argSpec(c, "detail"); ok {
 		cur, _ := sh.Args["detail"].(string)

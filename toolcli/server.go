@@ -165,12 +165,28 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusUnauthorized, map[string]string{"error": "Unauthorized"})
 		return
 	}
-	body, ok := readBody(r)
+	in := bodies.Get().(*bytes.Buffer)
+	defer putBody(in)
+	body, ok := readBody(r, in)
 	if !ok {
 		writeJSON(w, http.StatusRequestEntityTooLarge, errorResponse(nil, rpcErrorf(CodeInvalidRequest, "Request too large")))
 		return
 	}
-	writeBody(w, http.StatusOK, s.handle(r.Context(), body))
+	out := bodies.Get().(*bytes.Buffer)
+	defer putBody(out)
+	out.Write(s.handle(r.Context(), body, out.AvailableBuffer()))
+	writeBody(w, http.StatusOK, out.Bytes())
+}
+
+// bodies are the buffers of requests and answers, reused from call to call (a buffer grown
+// past 1 MiB is left to the collector).
+var bodies = sync.Pool{New: func() any { return new(bytes.Buffer) }}
+
+func putBody(b *bytes.Buffer) {
+	if b.Cap() <= 1<<20 {
+		b.Reset()
+		bodies.Put(b)
+	}
 }
 
 // authorized compares the bearer token in constant time.
@@ -210,11 +226,10 @@ func loopbackHost(hostport string) bool {
 }
 
 // readBody reads at most MaxRequestBytes; ok is false when the body is larger.
-func readBody(r *http.Request) (body []byte, ok bool) {
+func readBody(r *http.Request, buf *bytes.Buffer) (body []byte, ok bool) {
 	if r.ContentLength > MaxRequestBytes {
 		return nil, false
 	}
-	var buf bytes.Buffer
 	if r.ContentLength > 0 {
 		buf.Grow(int(r.ContentLength))
 	}
@@ -237,25 +252,30 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 	writeBody(w, status, buf.Bytes())
 }
 
+// jsonContentType is the Content-Type of every answer, one slice shared by all of them (the
+// server only reads it).
+var jsonContentType = []string{"application/json"}
+
 func writeBody(w http.ResponseWriter, status int, body []byte) {
-	w.Header().Set("Content-Type", "application/json")
-	w.Header().Set("Content-Length", strconv.Itoa(len(body)))
+	h := w.Header()
+	h["Content-Type"] = jsonContentType
+	h["Content-Length"] = []string{strconv.Itoa(len(body))}
 	w.WriteHeader(status)
 	_, _ = w.Write(body)
 }
 
-// encodeResponse writes a response as the body of the HTTP answer: a tool's result by hand,
+// appendResponse appends a response, the body of the HTTP answer, to dst: a tool's result by hand,
 // straight from the library's value (appendCallResult), anything else with the encoder.
-func encodeResponse(resp rpcResponse) []byte {
+func appendResponse(dst []byte, resp rpcResponse) []byte {
 	res, ok := resp.Result.(*mcp.CallToolResult)
 	if !ok {
-		var buf bytes.Buffer
-		if err := envelope.NewEncoder(&buf).Encode(resp); err != nil {
-			return encodeResponse(errorResponse(resp.ID, internal(err)))
+		buf := bytes.NewBuffer(dst)
+		if err := envelope.NewEncoder(buf).Encode(resp); err != nil {
+			return appendResponse(dst, errorResponse(resp.ID, internal(err)))
 		}
 		return buf.Bytes()
 	}
-	b := append(make([]byte, 0, 256), `{"jsonrpc":"2.0","id":`...)
+	b := append(dst, `{"jsonrpc":"2.0","id":`...)
 	if len(resp.ID) == 0 {
 		b = append(b, "null"...)
 	} else {
@@ -264,7 +284,7 @@ func encodeResponse(resp rpcResponse) []byte {
 	b = append(b, `,"result":`...)
 	b, err := appendCallResult(b, res)
 	if err != nil {
-		return encodeResponse(errorResponse(resp.ID, internal(err)))
+		return appendResponse(dst, errorResponse(resp.ID, internal(err)))
 	}
 	return append(b, "}\n"...)
 }
@@ -317,8 +337,9 @@ func errorResponse(id json.RawMessage, err *RPCError) rpcResponse {
 }
 
 // handle answers one JSON-RPC request body with the response's bytes.
-func (s *Server) handle(ctx context.Context, body []byte) []byte {
-	return encodeResponse(s.respond(ctx, body))
+// The answer is appended to dst.
+func (s *Server) handle(ctx context.Context, body, dst []byte) []byte {
+	return appendResponse(dst, s.respond(ctx, body))
 }
 
 func (s *Server) respond(ctx context.Context, body []byte) rpcResponse {
