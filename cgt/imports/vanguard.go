@@ -230,6 +230,21 @@ func (v *vanguardReader) note(tk, name string) {
 // cash table has it (the cash that moved), else at its Cost.
 func (v *vanguardReader) investments(inv []vanguardInv, cash []*vanguardCash) {
 	b := v.b
+	// The cash rows by deal text, in order, so that each investment row looks only at the
+	// rows of its own text (a scan of every cash row for each made a large export quadratic);
+	// next skips the rows at the front already matched.
+	type legs struct {
+		rows []*vanguardCash
+		next int
+	}
+	byKey := map[string]*legs{}
+	for _, c := range cash {
+		k := vanguardKey(c.details)
+		if byKey[k] == nil {
+			byKey[k] = &legs{}
+		}
+		byKey[k].rows = append(byKey[k].rows, c)
+	}
 	for _, r := range inv {
 		details := r.details
 		if strings.HasPrefix(strings.ToLower(details), "namechange") {
@@ -259,10 +274,12 @@ func (v *vanguardReader) investments(inv []vanguardInv, cash []*vanguardCash) {
 		}
 		total := r.cost.Abs()
 		var leg *vanguardCash
-		if details != "" {
-			key := vanguardKey(details)
-			for _, c := range cash {
-				if !c.done && vanguardKey(c.details) == key && daysApart(c.date, r.date) <= 10 {
+		if l := byKey[vanguardKey(details)]; details != "" && l != nil {
+			for l.next < len(l.rows) && l.rows[l.next].done {
+				l.next++
+			}
+			for _, c := range l.rows[l.next:] {
+				if !c.done && daysApart(c.date, r.date) <= 10 {
 					leg = c
 					break
 				}
@@ -295,6 +312,10 @@ func daysApart(a, b model.Date) int {
 
 func (v *vanguardReader) cashRows(cash []*vanguardCash) {
 	b := v.b
+	byDate := map[model.Date][]*vanguardCash{} // for the dealing fees: the rows of their day
+	for _, c := range cash {
+		byDate[c.date] = append(byDate[c.date], c)
+	}
 	// A reversal cancels the earlier row with the same text and the opposite amount.
 	for i, c := range cash {
 		if c.done || !hasPrefixFold(c.details, "Reversal of ") {
@@ -351,7 +372,7 @@ func (v *vanguardReader) cashRows(cash []*vanguardCash) {
 		case strings.Contains(low, "interest"):
 			b.skip(c.line, "interest", d+": interest is income, not a capital transaction")
 		case strings.Contains(low, "dealing fee"):
-			v.dealingFee(c, cash)
+			v.dealingFee(c, byDate[c.date])
 		case strings.Contains(low, "fee"):
 			b.skip(c.line, "fee", d+": an account fee, not a cost of a trade")
 		case strings.Contains(low, "deposit"):
@@ -371,12 +392,12 @@ func (v *vanguardReader) cashRows(cash []*vanguardCash) {
 }
 
 // dealingFee adds an ETF dealing fee to the one deal whose cash moved the same day; with no
-// such deal, or several, it is a warning.
-func (v *vanguardReader) dealingFee(c *vanguardCash, cash []*vanguardCash) {
+// such deal, or several, it is a warning. sameDay are the cash rows of the fee's day.
+func (v *vanguardReader) dealingFee(c *vanguardCash, sameDay []*vanguardCash) {
 	b := v.b
 	fee := c.amount.Abs()
 	idx := -1
-	for _, o := range cash {
+	for _, o := range sameDay {
 		if o.tx >= 0 && o.date == c.date && vanguardDeal().MatchString(o.details) {
 			if idx >= 0 && idx != o.tx {
 				idx = -2
