@@ -296,7 +296,7 @@ func (t *table) ibkrCorporate(b *batch, row int) {
 			m = nil // no real split has a ratio of that many digits
 		}
 		if m == nil {
-			b.warn(row, "split", "split of "+tk+" ("+desc+") without a ratio in its description", "add a SPLIT (or UNSPLIT) line with the ratio")
+			b.warn(row, "split", "split of "+tk+" ("+clip(desc, 200)+") without a ratio in its description", "add a SPLIT (or UNSPLIT) line with the ratio")
 			return
 		}
 		newN, _ := decimal.NewFromString(m[1])
