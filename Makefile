@@ -53,7 +53,14 @@ bench-report:
 bench-mcp:
 	$(GO) test -run '^$$' -bench 'BenchmarkToolsCall|BenchmarkSDKClient' -benchtime 100x -benchmem ./mcp
 
+# tool-cli as users load it: the built cgt-serve and a bare JSON-RPC handler
+# (toolcli/internal/barerpc) under wrk (a Debian package), 64 connections for 5 s each,
+# interleaved ROUNDS times; then the in-process benchmarks.
+ROUNDS ?= 3
 bench-toolcli:
+	$(GO) build -o bin/ ./cmd/cgt-serve ./toolcli/internal/barerpc
+	@command -v wrk >/dev/null || (echo "wrk is not installed (apt-get install wrk)"; exit 1)
+	ROUNDS=$(ROUNDS) toolcli/testdata/wrk/compare.sh bin
 	$(GO) test -run '^$$' -bench 'BenchmarkCallTool|BenchmarkPlainHTTPJSON' -benchmem ./toolcli
 
 # Large ledgers for timing the command line (the same files for the same seed), in LEDGER_DIR.

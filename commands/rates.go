@@ -216,6 +216,7 @@ func calculateTxns(deps *registry.Deps, txns []model.Transaction, warnings []str
 	if deps.Today != nil {
 		opts.Today = deps.Today()
 	}
+	opts.Context = deps.Context
 	rep, err := engine.Calculate(txns, opts)
 	if err != nil {
 		return nil, warnings, withRatesRemedy(err, src)

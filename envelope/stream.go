@@ -36,6 +36,8 @@ func write(w io.Writer, r Result, indent bool) error {
 	var flush func() error
 	if b, ok := w.(*bytes.Buffer); ok {
 		out = b
+	} else if m, ok := w.(MemoryWriter); ok {
+		out = m
 	} else {
 		b := bufio.NewWriterSize(w, 64<<10)
 		out, flush = b, b.Flush
@@ -51,6 +53,15 @@ func write(w io.Writer, r Result, indent bool) error {
 		}
 	}
 	return s.err
+}
+
+// MemoryWriter is a writer that keeps what it is given in memory (as a bytes.Buffer does), or
+// checks and counts it: WriteIndent and WriteCompact write to it directly, in small pieces,
+// rather than through a buffer of their own. A Write or WriteString error stops the writing.
+type MemoryWriter interface {
+	io.Writer
+	io.StringWriter
+	InMemory()
 }
 
 // Appender is a value that writes its own JSON, byte for byte as encoding/json (without HTML

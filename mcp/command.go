@@ -54,6 +54,8 @@ on stderr), until SIGTERM, SIGINT or SIGHUP.
                     Origin, if any) must name this server or localhost
   --token TOKEN     with --http: the bearer token (16+ characters); without it a random one is
                     printed once on stderr
+  --max-calls N     tool calls run at once (default: the number of CPUs); 16 more may
+                    wait, and a call beyond those is answered "server busy"
 
 Example client configuration: claude mcp add cgt -- cgt mcp --root ~/tax
 `
@@ -64,6 +66,7 @@ type flags struct {
 	catalog, program string
 	structured       bool
 	http, token      string
+	maxCalls         int
 }
 
 // Main runs `cgt mcp ARGS` and returns the exit status: 0 after a clean end (stdin closed,
@@ -84,13 +87,13 @@ func Main(ctx context.Context, p Program, args []string, stdin io.Reader, stdout
 		return exitError
 	}
 	if fl.http != "" {
-		if err := ServeHTTP(ctx, s, HTTPOptions{Addr: fl.http, Token: fl.token}, stderr); err != nil {
+		if err := ServeHTTP(ctx, s, HTTPOptions{Addr: fl.http, Token: fl.token, MaxCalls: fl.maxCalls}, stderr); err != nil {
 			fmt.Fprintln(stderr, "cgt mcp:", err)
 			return exitError
 		}
 		return exitOK
 	}
-	if err := Serve(ctx, s, stdin, stdout, stderr); err != nil {
+	if err := ServeCalls(ctx, s, stdin, stdout, stderr, fl.maxCalls); err != nil {
 		fmt.Fprintln(stderr, "cgt mcp:", err)
 		return exitError
 	}
@@ -116,8 +119,12 @@ func parseFlags(args []string, stderr io.Writer) (flags, error) {
 	fs.BoolVar(&fl.structured, "structured", false, "")
 	fs.StringVar(&fl.http, "http", "", "")
 	fs.StringVar(&fl.token, "token", "", "")
+	fs.IntVar(&fl.maxCalls, "max-calls", 0, "")
 	if err := fs.Parse(args); err != nil {
 		return fl, err
+	}
+	if fl.maxCalls < 0 {
+		return fl, errors.New("--max-calls must not be negative")
 	}
 	if fs.NArg() > 0 {
 		return fl, fmt.Errorf("unexpected argument %q", fs.Arg(0))

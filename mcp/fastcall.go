@@ -9,8 +9,10 @@ import (
 	"strconv"
 	"sync"
 
+	mcpgo "github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 
+	"github.com/cgt-tools/cgt/internal/callgate"
 	"github.com/cgt-tools/cgt/internal/jsontext"
 )
 
@@ -20,11 +22,19 @@ import (
 // library would decode the message again five or six times, turn the arguments into a map,
 // and marshal the whole result, a report's text of hundreds of kilobytes, a second time.
 // Everything else (initialize, tools/list, resources, unknown tools, task-augmented calls)
-// still goes to the library. Calls served this way keep the library's behaviour: up to
-// callWorkers at once, notifications/cancelled cancels them, a panic is an internal error.
+// still goes to the library. Calls served this way run through a callgate.Gate (a fixed
+// number at once, a bounded queue, "server busy" beyond it); notifications/cancelled cancels
+// them, a panic is an internal error.
 
-// callWorkers is how many tool calls run at once, as in the library's worker pool.
-const callWorkers = 5
+// MaxQueue is how many tool calls may wait for their turn in the stdio server, beyond the
+// calls running (one per CPU by default, Options.MaxCalls). A message is at most
+// MaxMessageSize, so what waits is bounded; a call beyond both is answered at once with a
+// CodeServerBusy error.
+const MaxQueue = 16
+
+// CodeServerBusy is the JSON-RPC error of a call refused because the server is running and
+// queueing as many as it may; its message begins "server busy".
+const CodeServerBusy = -32000
 
 // directCalls is what the stdio transport needs to answer tools/call itself: the server's
 // tools by name and how to run them.
@@ -49,17 +59,17 @@ type caller struct {
 	calls   *directCalls
 	ctx     context.Context
 	out     *lockedWriter
-	slots   chan struct{}
+	gate    *callgate.Gate
 	mu      sync.Mutex
 	cancels map[string]context.CancelFunc // by canonical request id
 }
 
-func newCaller(ctx context.Context, s *server.MCPServer, out *lockedWriter) *caller {
+func newCaller(ctx context.Context, s *server.MCPServer, out *lockedWriter, gate *callgate.Gate) *caller {
 	d, ok := direct.Load(s)
 	if !ok {
 		return nil
 	}
-	return &caller{calls: d.(*directCalls), ctx: ctx, out: out, slots: make(chan struct{}, callWorkers), cancels: map[string]context.CancelFunc{}}
+	return &caller{calls: d.(*directCalls), ctx: ctx, out: out, gate: gate, cancels: map[string]context.CancelFunc{}}
 }
 
 // callParams are the params of a tools/call request this transport answers itself.
@@ -85,20 +95,28 @@ func (c *caller) take(m message, id string) bool {
 	if len(args) == 0 || string(args) == "null" {
 		args = json.RawMessage("{}")
 	}
+	rawID := m.ID
+	if err := c.gate.Admit(); err != nil {
+		c.out.Write(errorLine(rawID, CodeServerBusy, err.Error()))
+		return true
+	}
 	ctx, cancel := context.WithCancel(c.ctx)
 	c.mu.Lock()
 	c.cancels[id] = cancel
 	c.mu.Unlock()
-	rawID := m.ID
 	go func() {
-		c.slots <- struct{}{} // waits here, not in the reading loop, when callWorkers run
-		defer func() { <-c.slots }()
 		defer func() {
 			c.mu.Lock()
 			delete(c.cancels, id)
 			c.mu.Unlock()
 			cancel()
 		}()
+		// Waits here, not in the reading loop, while the gate's running calls work.
+		if err := c.gate.Start(ctx); err != nil {
+			c.out.Write(errorLine(rawID, -32603, "the call was cancelled before it started"))
+			return
+		}
+		defer c.gate.Done()
 		line := buffers.get()
 		line.b = c.answer(ctx, rawID, t, args, line.b[:0])
 		c.out.Write(line.b)
@@ -159,4 +177,19 @@ func errorLine(id json.RawMessage, code int, message string) []byte {
 	b = append(b, `,"message":`...)
 	b = jsontext.AppendString(b, message, false)
 	return append(b, "}}\n"...)
+}
+
+// gatedTools is a tool handler middleware that puts every call the library dispatches through
+// gate: beyond its queue a call fails with the gate's "server busy" error (a JSON-RPC error),
+// and a call whose request ends while it waits never starts.
+func gatedTools(gate *callgate.Gate) server.ToolHandlerMiddleware {
+	return func(next server.ToolHandlerFunc) server.ToolHandlerFunc {
+		return func(ctx context.Context, req mcpgo.CallToolRequest) (*mcpgo.CallToolResult, error) {
+			if err := gate.Enter(ctx); err != nil {
+				return nil, err
+			}
+			defer gate.Done()
+			return next(ctx, req)
+		}
+	}
 }

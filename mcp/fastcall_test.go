@@ -74,7 +74,7 @@ func TestDirectToolCalls(t *testing.T) {
 	outR, outW := io.Pipe()
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
-	go func() { done <- Serve(ctx, s, inR, outW, io.Discard) }()
+	go func() { done <- ServeCalls(ctx, s, inR, outW, io.Discard, 5) }()
 	defer func() { cancel(); inW.Close(); outR.Close(); <-done }()
 	send := func(line string) {
 		if _, err := io.WriteString(inW, line+"\n"); err != nil {

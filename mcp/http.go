@@ -20,6 +20,8 @@ import (
 	"time"
 
 	"github.com/mark3labs/mcp-go/server"
+
+	"github.com/cgt-tools/cgt/internal/callgate"
 )
 
 // HTTPPath is where the Streamable HTTP endpoint is served.
@@ -39,6 +41,9 @@ type HTTPOptions struct {
 	Token string
 	// Ready, when set, is called with the URL once the server listens (tests).
 	Ready func(url string)
+	// MaxCalls is how many tool calls run at once (0: the number of CPUs); MaxQueue more may
+	// wait, and a call beyond those is answered that the server is busy.
+	MaxCalls int
 }
 
 // ServeHTTP serves s over MCP's Streamable HTTP transport at http://HOST:PORT/mcp until ctx
@@ -67,6 +72,9 @@ func ServeHTTP(ctx context.Context, s *server.MCPServer, opts HTTPOptions, stder
 	actual := strconv.Itoa(ln.Addr().(*net.TCPAddr).Port)
 	endpoint := "http://" + net.JoinHostPort(host, actual) + HTTPPath
 
+	// Over HTTP the library dispatches every tool call (in a goroutine per request): the gate
+	// bounds them as the stdio transport bounds the calls it runs itself.
+	s.Use(gatedTools(callgate.New(opts.MaxCalls, MaxQueue)))
 	srv := &http.Server{ReadHeaderTimeout: 10 * time.Second, IdleTimeout: 2 * time.Minute}
 	streamable := server.NewStreamableHTTPServer(s,
 		server.WithEndpointPath(HTTPPath),

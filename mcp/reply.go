@@ -5,7 +5,9 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"iter"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 
@@ -45,17 +47,34 @@ func (r registryRunner) Run(ctx context.Context, t Tool, args json.RawMessage) R
 	if !res.OK {
 		res.Error = r.speakJSON(c, res.Error)
 	}
-	return shapeReply(c, t, res, sh, r.structured)
+	return shapeReply(ctx, c, t, res, sh, r.structured)
 }
 
-// shapeReply writes a result in the format the shape asks for.
-func shapeReply(c registry.Command, t Tool, res envelope.Result, sh registry.Shape, structured bool) Reply {
+// MaxChars is the most a result over MCP and tool-cli may be, in characters (bytes of the
+// text): max_chars above it is refused, and max_chars 0 ("no limit") means it. A result is
+// written into a buffer that keeps at most this much, so a huge report costs the server the
+// time to write it, never the memory.
+const MaxChars = 1_000_000
+
+// shapeReply writes a result in the format the shape asks for, within max_chars (at most
+// MaxChars). A cancelled ctx stops the writing.
+func shapeReply(ctx context.Context, c registry.Command, t Tool, res envelope.Result, sh registry.Shape, structured bool) Reply {
 	format := sh.Output
 	if format == "" {
 		format = "json"
 	}
+	if sh.MaxChars > MaxChars {
+		e := envelope.Errorf(envelope.InvalidArgument,
+			fmt.Sprintf("Set max_chars to %d or less; %s, or ask for a dense format ({\"output\":\"compact\"}).", MaxChars, narrowing(c)),
+			"max_chars=%d is over this server's ceiling of %d characters", sh.MaxChars, MaxChars).
+			With("max_chars", sh.MaxChars).With("ceiling", MaxChars)
+		res = envelope.Failure(e, res.Warnings)
+	}
+	if sh.MaxChars <= 0 || sh.MaxChars > MaxChars {
+		sh.MaxChars = MaxChars
+	}
 	if format == "json" {
-		return jsonReply(c, t, res, sh, structured)
+		return jsonReply(ctx, c, t, res, sh, structured)
 	}
 	if !res.OK {
 		return Reply{Text: errorLines(format, res), OK: false}
@@ -71,11 +90,41 @@ func shapeReply(c registry.Command, t Tool, res envelope.Result, sh registry.Sha
 	var b strings.Builder
 	opt := records.Options{Fields: sh.Fields, MaxRecords: sh.MaxRecords, MaxChars: sh.MaxChars,
 		Narrow: narrowing(c), More: more(c, sh)}
+	if ctx.Done() != nil {
+		recs = untilDone(ctx, recs)
+	}
 	if err := records.Write(&b, format, recs, res.Warnings, opt); err != nil {
 		e := envelope.Errorf(envelope.InternalError, "", "writing the result: %v", err)
 		return Reply{Text: errorLines(format, envelope.Failure(e, res.Warnings))}
 	}
+	if ctx.Err() != nil {
+		return cancelled(format)
+	}
 	return Reply{Text: b.String(), OK: true}
+}
+
+// untilDone stops a sequence of records when ctx ends.
+func untilDone(ctx context.Context, recs iter.Seq[records.Record]) iter.Seq[records.Record] {
+	return func(yield func(records.Record) bool) {
+		n := 0
+		for r := range recs {
+			if n++; n%256 == 0 && ctx.Err() != nil {
+				return
+			}
+			if !yield(r) {
+				return
+			}
+		}
+	}
+}
+
+// cancelled is the reply to a call cancelled while it was written (nobody reads it).
+func cancelled(format string) Reply {
+	e := envelope.New(envelope.InternalError, "the call was cancelled", "")
+	if format == "json" {
+		return Reply{Text: string(bytes.TrimSpace(envelope.MarshalCompact(envelope.Failure(e, nil))))}
+	}
+	return Reply{Text: errorLines(format, envelope.Failure(e, nil))}
 }
 
 func first(s []string) string {
@@ -88,16 +137,28 @@ func first(s []string) string {
 // jsonReply is the envelope, unchanged, when it fits within max_chars; otherwise a short
 // failure naming the arguments that narrow it. With structured output the envelope goes in
 // structuredContent and the text is one line saying what it holds.
-func jsonReply(c registry.Command, t Tool, res envelope.Result, sh registry.Shape, structured bool) Reply {
+func jsonReply(ctx context.Context, c registry.Command, t Tool, res envelope.Result, sh registry.Shape, structured bool) Reply {
 	buf := buffers.get()
 	defer buffers.put(buf)
-	env := bytes.TrimSpace(envelope.AppendCompact(buf.b[:0], res))
-	buf.b = env[:0]
-	if sh.MaxChars > 0 && len(env) > sh.MaxChars {
+	// The envelope is written with its newline: keep one byte more than max_chars.
+	w := &boundedBuffer{b: buf.b[:0], keep: sh.MaxChars + 1, ctx: ctx}
+	if err := envelope.WriteCompact(w, res); err != nil {
+		if ctx.Err() != nil {
+			return cancelled("json")
+		}
+		w.b, w.n = bytes.TrimSpace(envelope.AppendCompact(w.b[:0], envelope.Failure(err, res.Warnings))), 0
+	}
+	buf.b = w.b[:0]
+	env := bytes.TrimSpace(w.b)
+	if chars := w.n - 1; sh.MaxChars > 0 && chars > sh.MaxChars {
+		ask := fmt.Sprintf("or set max_chars to %d or more", chars)
+		if chars > MaxChars {
+			ask = fmt.Sprintf("this server answers at most %d characters", MaxChars)
+		}
 		e := envelope.Errorf(envelope.UsageError,
-			fmt.Sprintf("Narrow it (%s), ask for a dense format ({\"output\":\"compact\"}), or set max_chars to %d or more.", narrowing(c), len(env)),
-			"the JSON result is %d characters, over max_chars=%d", len(env), sh.MaxChars).
-			With("chars", len(env)).With("max_chars", sh.MaxChars)
+			fmt.Sprintf("Narrow it (%s), ask for a dense format ({\"output\":\"compact\"}); %s.", narrowing(c), ask),
+			"the JSON result is %d characters, over max_chars=%d", chars, sh.MaxChars).
+			With("chars", chars).With("max_chars", sh.MaxChars)
 		res = envelope.Failure(e, res.Warnings)
 		env = bytes.TrimSpace(envelope.MarshalCompact(res))
 	}
@@ -137,8 +198,24 @@ func errorLines(format string, res envelope.Result) string {
 // narrowingArgs are the arguments that make a result smaller, in the order they are named.
 var narrowingArgs = []string{"year", "ticker", "from", "to", "detail", "fields", "max_records"}
 
+// narrowings and mores hold what narrowing and more say for each command (and detail): the
+// same for every call, and asked for on every dense answer.
+var narrowings, mores sync.Map // string → string
+
 // narrowing names the arguments of the command that narrow its result.
 func narrowing(c registry.Command) string {
+	if c == nil {
+		return narrowingOf(c)
+	}
+	if s, ok := narrowings.Load(c.Meta().Name); ok {
+		return s.(string)
+	}
+	s := narrowingOf(c)
+	narrowings.Store(c.Meta().Name, s)
+	return s
+}
+
+func narrowingOf(c registry.Command) string {
 	var names []string
 	for _, n := range narrowingArgs {
 		if hasArg(c, n) {
@@ -150,6 +227,25 @@ func narrowing(c registry.Command) string {
 
 // more says how to ask for more than the result gave: a fuller detail, or the envelope.
 func more(c registry.Command, sh registry.Shape) string {
+	if c == nil {
+		return moreOf(c, sh)
+	}
+	cur, _ := sh.Args["detail"].(string)
+	if cur != "" {
+		if spec, _ := argSpec(c, "detail"); !slices.Contains(spec.Enum, any(cur)) {
+			return moreOf(c, sh) // kept only for the values a schema allows, so the cache stays small
+		}
+	}
+	key := c.Meta().Name + "\x00" + cur
+	if s, ok := mores.Load(key); ok {
+		return s.(string)
+	}
+	s := moreOf(c, sh)
+	mores.Store(key, s)
+	return s
+}
+
+func moreOf(c registry.Command, sh registry.Shape) string {
 	var asks []string
 	if s, ok := argSpec(c, "detail"); ok {
 		cur, _ := sh.Args["detail"].(string)
@@ -307,6 +403,47 @@ func splitWords(s string) ([]string, bool) {
 		words = append(words, cur.String())
 	}
 	return words, true
+}
+
+// boundedBuffer keeps the first keep bytes written to it and counts them all (n), so that a
+// result larger than a call may return costs no memory beyond keep; it stops the writing when
+// ctx ends (checked every 64 KiB).
+type boundedBuffer struct {
+	b     []byte
+	keep  int
+	n     int
+	ctx   context.Context
+	check int
+}
+
+func (w *boundedBuffer) InMemory() {}
+
+func (w *boundedBuffer) WriteString(s string) (int, error) {
+	w.n += len(s)
+	if room := w.keep - len(w.b); room > 0 {
+		w.b = append(w.b, s[:min(room, len(s))]...)
+	}
+	if w.check += len(s); w.check >= 64<<10 {
+		w.check = 0
+		if err := w.ctx.Err(); err != nil {
+			return 0, err
+		}
+	}
+	return len(s), nil
+}
+
+func (w *boundedBuffer) Write(p []byte) (int, error) {
+	w.n += len(p)
+	if room := w.keep - len(w.b); room > 0 {
+		w.b = append(w.b, p[:min(room, len(p))]...)
+	}
+	if w.check += len(p); w.check >= 64<<10 {
+		w.check = 0
+		if err := w.ctx.Err(); err != nil {
+			return 0, err
+		}
+	}
+	return len(p), nil
 }
 
 // buffers hold the bytes of recent results and response lines for the next call, so that a

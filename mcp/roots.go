@@ -1,13 +1,14 @@
 package mcp
 
 import (
+	"errors"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"strings"
 
 	"github.com/cgt-tools/cgt/envelope"
+	"github.com/cgt-tools/cgt/internal/regular"
 	"github.com/cgt-tools/cgt/registry"
 )
 
@@ -155,27 +156,15 @@ func within(dir, p string) bool {
 	return rel == "." || rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel)
 }
 
+// readLimited reads a regular file of at most MaxFileSize bytes: a FIFO, a device or a socket
+// inside a root is refused without being opened (opening a FIFO would wait for a writer).
 func readLimited(p string) ([]byte, error) {
-	f, err := os.Open(p)
-	if err != nil {
-		return nil, err
+	data, err := regular.ReadFile(p, MaxFileSize)
+	var nr *regular.NotRegularError
+	if errors.As(err, &nr) {
+		return nil, fmt.Errorf("is %s, not a ledger file", regular.Kind(nr.Mode))
 	}
-	defer f.Close()
-	info, err := f.Stat()
-	if err != nil {
-		return nil, err
-	}
-	if info.IsDir() {
-		return nil, fmt.Errorf("is a directory, not a ledger file")
-	}
-	data, err := io.ReadAll(io.LimitReader(f, MaxFileSize+1))
-	if err != nil {
-		return nil, err
-	}
-	if len(data) > MaxFileSize {
-		return nil, fmt.Errorf("larger than the %d MiB limit", MaxFileSize>>20)
-	}
-	return data, nil
+	return data, err
 }
 
 func ioError(p string, err error) *envelope.Error {

@@ -2,6 +2,7 @@ package records
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -9,6 +10,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/cgt-tools/cgt/envelope"
 )
@@ -161,7 +163,8 @@ func RenderErrorAs(format, entity, code, message string, extra []Field, warnings
 // finish writes the header, then a line per record within the record and character limits
 // (cutting at a record boundary), the truncation notice and the warnings, which are never cut.
 func finish(w io.Writer, header string, recs iter.Seq[Record], line func(Record) string, warnings []string, opt Options, note notice, jsonl bool) error {
-	bw := bufio.NewWriterSize(w, 64<<10)
+	bw, flush := bufferedTo(w)
+	defer flush()
 	written := 0
 	put := func(s string) {
 		n, _ := bw.WriteString(s)
@@ -204,8 +207,36 @@ func finish(w io.Writer, header string, recs iter.Seq[Record], line func(Record)
 	if opt.More != "" {
 		put(note("more", 0, Field{Value: opt.More}) + "\n")
 	}
-	return bw.Flush()
+	return flush()
 }
+
+// bufferedTo returns a writer of strings to w and the function that flushes it (once; later
+// calls return nil). A writer in memory (a strings.Builder, a bytes.Buffer) is written
+// directly; any other goes through a 64 KiB buffer taken from a pool: a server answering a
+// short result for every call would otherwise allocate and clear 64 KiB for each.
+func bufferedTo(w io.Writer) (io.StringWriter, func() error) {
+	switch m := w.(type) {
+	case *strings.Builder:
+		return m, func() error { return nil }
+	case *bytes.Buffer:
+		return m, func() error { return nil }
+	}
+	bw := writers.Get().(*bufio.Writer)
+	bw.Reset(w)
+	done := false
+	return bw, func() error {
+		if done {
+			return nil
+		}
+		done = true
+		err := bw.Flush()
+		bw.Reset(nil)
+		writers.Put(bw)
+		return err
+	}
+}
+
+var writers = sync.Pool{New: func() any { return bufio.NewWriterSize(nil, 64<<10) }}
 
 // withFields keeps, when fields are named, only the records that have at least one of them:
 // asking for gain should not list every pool event.

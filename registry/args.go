@@ -156,6 +156,15 @@ func unknownArg(cmd, key string, specs []ArgSpec) *envelope.Error {
 // encoding/json would fill by plain assignment. Fields of embedded structs count as
 // structFields flattens them (untagged, not through a pointer); a name given twice is left out.
 func plainStringFields(t reflect.Type) map[string][]int {
+	return plainFields(t, reflect.TypeFor[string]())
+}
+
+// plainIntFields are plainStringFields for fields of type int.
+func plainIntFields(t reflect.Type) map[string][]int {
+	return plainFields(t, reflect.TypeFor[int]())
+}
+
+func plainFields(t reflect.Type, want reflect.Type) map[string][]int {
 	out := map[string][]int{}
 	if t.Kind() != reflect.Struct {
 		return out // arguments that are not a struct all go through encoding/json
@@ -170,7 +179,7 @@ func plainStringFields(t reflect.Type) map[string][]int {
 			continue
 		}
 		count[name]++
-		if _, opts, _ := strings.Cut(f.Tag.Get("json"), ","); f.Type == reflect.TypeFor[string]() && !strings.Contains(opts, "string") {
+		if _, opts, _ := strings.Cut(f.Tag.Get("json"), ","); f.Type == want && !strings.Contains(opts, "string") {
 			out[name] = f.Index
 		}
 	}

@@ -90,3 +90,21 @@ func TestPlainStringFieldsOfANonStruct(t *testing.T) {
 		t.Errorf("plainStringFields(map) = %v, want none", got)
 	}
 }
+
+func TestBindSetsWholeNumbersDirectly(t *testing.T) {
+	at := reflect.TypeFor[directArgs]()
+	c := &command[directArgs, struct{}]{direct: plainStringFields(at), ints: plainIntFields(at)}
+	if !reflect.DeepEqual(c.ints, map[string][]int{"year": {4}}) {
+		t.Fatalf("plainIntFields = %v", c.ints)
+	}
+	for _, tc := range []struct {
+		year    json.Number
+		want    int
+		wantErr bool
+	}{{"2024", 2024, false}, {"-3", -3, false}, {"2024.5", 0, true}, {"1e3", 0, true}, {"99999999999999999999", 0, true}} {
+		args, err := c.bind(map[string]any{"year": tc.year, "name": "n"})
+		if (err != nil) != tc.wantErr || args.Year != tc.want || (err == nil && args.Name != "n") {
+			t.Errorf("year %s: %+v, %v", tc.year, args, err)
+		}
+	}
+}

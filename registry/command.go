@@ -7,6 +7,7 @@ import (
 	"io"
 	"maps"
 	"reflect"
+	"strconv"
 	"sync"
 
 	"github.com/cgt-tools/cgt/cgt/fx"
@@ -34,6 +35,10 @@ type Deps struct {
 	// (the default the commands package supplies), or reflectschema.Live where schemas are
 	// made from the Go types.
 	Schemas SchemaSource
+	// Context is the call's context when it can be cancelled (a server's call), set by the
+	// registry for each such call so that long work (the engine) stops when it ends; nil
+	// otherwise.
+	Context context.Context
 }
 
 // SchemaSource gives the JSON Schema of a command's arguments (role "input") or result
@@ -84,6 +89,7 @@ type command[A, R any] struct {
 	valid  *validator
 	errSch error
 	direct map[string][]int // plain string arguments set on the struct without JSON, by name
+	ints   map[string][]int // plain int arguments, set likewise from a whole number
 
 	// The result schema is reflected only when a generator or front end asks for it: running
 	// a command never needs it.
@@ -104,6 +110,7 @@ func (c *command[A, R]) init() {
 		}
 		c.args = argSpecs(at, c.input)
 		c.direct = plainStringFields(at)
+		c.ints = plainIntFields(at)
 		c.own = make(map[string]bool, len(c.args))
 		for _, a := range c.args {
 			c.own[a.Name] = true
@@ -164,28 +171,56 @@ func (c *command[A, R]) run(ctx context.Context, deps *Deps, norm map[string]any
 // cost more than all the other binding together.
 func (c *command[A, R]) bind(norm map[string]any) (A, error) {
 	var args A
-	rest, strs := norm, map[string]string(nil)
+	rest := norm
+	var strs map[string]string
+	var ints map[string]int64
+	take := func(name string) {
+		if len(rest) == len(norm) {
+			rest = maps.Clone(norm)
+		}
+		delete(rest, name)
+	}
 	for name := range c.direct {
 		s, ok := norm[name].(string)
 		if !ok {
 			continue
 		}
 		if strs == nil {
-			rest, strs = maps.Clone(norm), map[string]string{}
+			strs = map[string]string{}
 		}
-		delete(rest, name)
+		take(name)
 		strs[name] = s
 	}
-	raw, err := json.Marshal(rest)
-	if err != nil {
-		return args, decodeError(err)
+	for name := range c.ints {
+		n, ok := norm[name].(json.Number)
+		if !ok {
+			continue
+		}
+		i, err := strconv.ParseInt(string(n), 10, strconv.IntSize)
+		if err != nil {
+			continue // not a whole number that fits: encoding/json says what is wrong
+		}
+		if ints == nil {
+			ints = map[string]int64{}
+		}
+		take(name)
+		ints[name] = i
 	}
-	if err := json.Unmarshal(raw, &args); err != nil {
-		return args, decodeError(err)
+	if len(rest) > 0 {
+		raw, err := json.Marshal(rest)
+		if err != nil {
+			return args, decodeError(err)
+		}
+		if err := json.Unmarshal(raw, &args); err != nil {
+			return args, decodeError(err)
+		}
 	}
 	v := reflect.ValueOf(&args).Elem()
 	for name, s := range strs {
 		v.FieldByIndex(c.direct[name]).SetString(s)
+	}
+	for name, i := range ints {
+		v.FieldByIndex(c.ints[name]).SetInt(i)
 	}
 	return args, nil
 }

@@ -3,6 +3,7 @@ package registry
 import (
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"time"
 
@@ -25,7 +26,8 @@ func OSReadDir(dir string) ([]string, error) {
 	return FileNames(dir)
 }
 
-// FileNames lists the names of the entries of dir that are not directories, sorted by name.
+// FileNames lists the names of the regular files and symbolic links in dir, sorted by name
+// (no directories, FIFOs, devices or sockets).
 // Symbolic links are listed: reading them applies the caller's file rules.
 func FileNames(dir string) ([]string, error) {
 	entries, err := os.ReadDir(dir)
@@ -34,7 +36,8 @@ func FileNames(dir string) ([]string, error) {
 	}
 	var names []string
 	for _, e := range entries {
-		if !e.IsDir() {
+		// Regular files and links only: a FIFO would block its reader, a device never end.
+		if e.Type().IsRegular() || e.Type()&fs.ModeSymlink != 0 {
 			names = append(names, e.Name())
 		}
 	}

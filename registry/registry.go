@@ -150,7 +150,13 @@ func (r *Registry) Run(ctx context.Context, c Command, args map[string]any, defa
 		return envelope.Failure(WithExample(err, c), nil), takeShape(c, norm, given)
 	}
 	sh = takeShape(c, norm, given)
-	data, warnings, err := c.run(ctx, r.deps, norm)
+	deps := r.deps
+	if ctx.Done() != nil && deps != nil {
+		d := *deps
+		d.Context = ctx
+		deps = &d
+	}
+	data, warnings, err := c.run(ctx, deps, norm)
 	if err != nil {
 		return envelope.Failure(err, warnings), sh
 	}

@@ -4,13 +4,37 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
+	"fmt"
 	"strings"
 	"sync"
+
+	"github.com/cgt-tools/cgt/internal/callgate"
 )
 
-// params are a request's named parameters; a missing params member reads
-// as an empty object.
-type params map[string]json.RawMessage
+// params are a request's named parameters, as sent (the methods' parameters are these four;
+// others are ignored); a missing params member reads as an empty object.
+type params struct {
+	Server              json.RawMessage `json:"server"`
+	Tool                json.RawMessage `json:"tool"`
+	Arguments           json.RawMessage `json:"arguments"`
+	IncludeOutputSchema json.RawMessage `json:"includeOutputSchema"`
+}
+
+// get returns the parameter name as sent, or nil when it is absent.
+func (p params) get(name string) json.RawMessage {
+	switch name {
+	case "server":
+		return p.Server
+	case "tool":
+		return p.Tool
+	case "arguments":
+		return p.Arguments
+	case "includeOutputSchema":
+		return p.IncludeOutputSchema
+	}
+	return nil
+}
 
 // method answers one tool-cli method.
 type method func(s *Server, ctx context.Context, p params) (any, *RPCError)
@@ -31,12 +55,12 @@ func (s *Server) dispatch(ctx context.Context, name string, p params) (any, *RPC
 }
 
 func decodeParams(raw json.RawMessage) (params, *RPCError) {
-	p := params{}
+	var p params
 	if len(raw) == 0 || bytes.Equal(raw, []byte("null")) {
 		return p, nil
 	}
-	if err := json.Unmarshal(raw, &p); err != nil {
-		return nil, rpcErrorf(CodeInvalidParams, "Invalid params: an object is required")
+	if t := bytes.TrimSpace(raw); len(t) == 0 || t[0] != '{' || json.Unmarshal(raw, &p) != nil {
+		return params{}, rpcErrorf(CodeInvalidParams, "Invalid params: an object is required")
 	}
 	return p, nil
 }
@@ -44,8 +68,8 @@ func decodeParams(raw json.RawMessage) (params, *RPCError) {
 // str returns the string parameter name, which must be present.
 func (p params) str(name string) (string, *RPCError) {
 	var v string
-	raw, ok := p[name]
-	if !ok || json.Unmarshal(raw, &v) != nil || v == "" {
+	raw := p.get(name)
+	if len(raw) == 0 || json.Unmarshal(raw, &v) != nil || v == "" {
 		return "", rpcErrorf(CodeInvalidParams, "Missing or invalid parameter: %q (string required)", name)
 	}
 	return v, nil
@@ -53,7 +77,7 @@ func (p params) str(name string) (string, *RPCError) {
 
 // flag returns the boolean parameter name; absent or null reads as false.
 func (p params) flag(name string) (bool, *RPCError) {
-	raw := bytes.TrimSpace(p[name])
+	raw := bytes.TrimSpace(p.get(name))
 	if len(raw) == 0 || bytes.Equal(raw, []byte("null")) {
 		return false, nil
 	}
@@ -66,7 +90,7 @@ func (p params) flag(name string) (bool, *RPCError) {
 
 // object returns the object parameter name; absent or null reads as {}.
 func (p params) object(name string) (json.RawMessage, *RPCError) {
-	raw := bytes.TrimSpace(p[name])
+	raw := bytes.TrimSpace(p.get(name))
 	if len(raw) == 0 || bytes.Equal(raw, []byte("null")) {
 		return json.RawMessage("{}"), nil
 	}
@@ -150,6 +174,14 @@ func (s *Server) callTool(ctx context.Context, p params) (any, *RPCError) {
 	if rerr != nil {
 		return nil, rerr
 	}
+	if err := s.calls.Enter(ctx); err != nil {
+		var busy *callgate.Busy
+		if errors.As(err, &busy) {
+			return nil, &RPCError{Code: CodeServerBusy, Message: err.Error()}
+		}
+		return nil, internal(fmt.Errorf("the call was cancelled while it waited: %w", err))
+	}
+	defer s.calls.Done()
 	res, err := prov.callTool(ctx, conn, desc.Name, args)
 	if err != nil {
 		return nil, internal(err)

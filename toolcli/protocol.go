@@ -12,6 +12,9 @@ const (
 	CodeMethodNotFound = -32601
 	CodeInvalidParams  = -32602
 	CodeInternalError  = -32603
+	// CodeServerBusy: the server is running and queueing as many calls as it may; the
+	// message says so ("server busy: ..."). Try again later.
+	CodeServerBusy = -32000
 )
 
 // Method names of the tool-cli protocol.

@@ -35,6 +35,7 @@ type provider struct {
 
 	mu      sync.Mutex
 	conn    *connection
+	live    atomic.Pointer[connection] // conn, for readers that take no lock; nil when closed
 	closed  bool
 	closers sync.WaitGroup
 }
@@ -56,6 +57,9 @@ type catalog struct {
 // current returns the live connection, starting the server or refreshing
 // its tool list first when needed.
 func (p *provider) current(ctx context.Context) (*connection, error) {
+	if c := p.live.Load(); c != nil && !c.stale.Load() {
+		return c, nil // the common case, without the lock every call would wait for
+	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.closed {
@@ -75,6 +79,7 @@ func (p *provider) current(ctx context.Context) (*connection, error) {
 		return nil, fmt.Errorf("server %q failed to start: %w", p.name, err)
 	}
 	p.conn = conn
+	p.live.Store(conn)
 	return conn, nil
 }
 
@@ -207,6 +212,7 @@ func (p *provider) failure(ctx context.Context, conn *connection, err error) err
 func (p *provider) dropLocked(conn *connection, err error) error {
 	if p.conn == conn {
 		p.conn = nil
+		p.live.Store(nil)
 		p.closeClient(conn.client)
 	}
 	return fmt.Errorf("server %q failed: %v; it will be restarted on the next call", p.name, err)
@@ -228,6 +234,7 @@ func (p *provider) closeClient(client mcpclient.MCPClient) {
 func (p *provider) close() {
 	p.mu.Lock()
 	p.closed = true
+	p.live.Store(nil)
 	if p.conn != nil {
 		p.closeClient(p.conn.client)
 		p.conn = nil

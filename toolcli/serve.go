@@ -27,6 +27,8 @@ type serveConfig struct {
 	token     string
 	mcpConfig string
 	envFile   string
+	maxCalls  int
+	maxQueue  int
 	command   []string
 }
 
@@ -51,7 +53,8 @@ func ServeMain(ctx context.Context, args []string, stdout, stderr io.Writer, bui
 	if err != nil {
 		return fail(stderr, err)
 	}
-	srv, err := Listen(Options{Port: cfg.port, Token: cfg.token, Providers: providers, Log: stderr})
+	srv, err := Listen(Options{Port: cfg.port, Token: cfg.token, Providers: providers, Log: stderr,
+		MaxCalls: cfg.maxCalls, MaxQueue: cfg.maxQueue})
 	if err != nil {
 		return fail(stderr, err)
 	}
@@ -91,6 +94,9 @@ func parseServeArgs(args []string) (*serveConfig, error) {
 	if cfg.port < 0 || cfg.port > 65535 {
 		return nil, fmt.Errorf("--port %d is not a port number", cfg.port)
 	}
+	if cfg.maxCalls < 0 || cfg.maxQueue < 0 {
+		return nil, errors.New("--max-calls and --max-queue must not be negative")
+	}
 	if strings.ContainsAny(cfg.token, " \t\r\n") {
 		return nil, errors.New("--token must not contain white space")
 	}
@@ -103,6 +109,8 @@ func serveFlags(cfg *serveConfig) *flag.FlagSet {
 	fs.StringVar(&cfg.token, "token", "", "bearer token (default: 32 random bytes, hex)")
 	fs.StringVar(&cfg.mcpConfig, "mcp-config", "", `also serve the MCP servers named in this {"mcpServers": ...} file`)
 	fs.StringVar(&cfg.envFile, "env-file", "", "write the export lines to this file (mode 0600) instead of stdout")
+	fs.IntVar(&cfg.maxCalls, "max-calls", 0, "tool calls run at once (0: the number of CPUs)")
+	fs.IntVar(&cfg.maxQueue, "max-queue", 0, fmt.Sprintf("tool calls that may wait beyond those (0: %d); more are answered \"server busy\"", DefaultMaxQueue))
 	return fs
 }
 

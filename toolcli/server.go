@@ -22,6 +22,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/cgt-tools/cgt/envelope"
+	"github.com/cgt-tools/cgt/internal/callgate"
 	"github.com/cgt-tools/cgt/internal/jsontext"
 )
 
@@ -36,7 +37,15 @@ type Options struct {
 	Providers map[string]ProviderFactory
 	// Log receives notices about bridged servers; nil discards them.
 	Log io.Writer
+	// MaxCalls is how many tool calls run at once (0: the number of CPUs); MaxQueue how many
+	// more may wait (0: DefaultMaxQueue). A call beyond both is answered at once with a
+	// CodeServerBusy error.
+	MaxCalls, MaxQueue int
 }
+
+// DefaultMaxQueue is how many tool calls may wait for their turn by default: enough for 64
+// clients calling at once. A request is at most MaxRequestBytes, so what waits is bounded.
+const DefaultMaxQueue = 64
 
 // Server is a running tool-cli server. It is safe for concurrent use.
 type Server struct {
@@ -46,6 +55,7 @@ type Server struct {
 	listener  net.Listener
 	http      *http.Server
 	served    chan struct{}
+	calls     *callgate.Gate
 }
 
 // Listen starts a tool-cli server on 127.0.0.1 and serves it in the
@@ -63,6 +73,11 @@ func Listen(opts Options) (*Server, error) {
 		return nil, err
 	}
 	s := newServer(token, opts.Providers, opts.Log)
+	queue := opts.MaxQueue
+	if queue <= 0 {
+		queue = DefaultMaxQueue
+	}
+	s.calls = callgate.New(opts.MaxCalls, queue)
 	s.listener = ln
 	s.http = &http.Server{
 		Handler:           s,
@@ -75,7 +90,8 @@ func Listen(opts Options) (*Server, error) {
 }
 
 func newServer(token string, factories map[string]ProviderFactory, logw io.Writer) *Server {
-	s := &Server{token: token, providers: make(map[string]*provider, len(factories)), served: make(chan struct{})}
+	s := &Server{token: token, providers: make(map[string]*provider, len(factories)), served: make(chan struct{}),
+		calls: callgate.New(0, DefaultMaxQueue)}
 	for name, f := range factories {
 		s.providers[name] = &provider{name: name, factory: f, log: logw}
 		s.names = append(s.names, name)
@@ -149,12 +165,28 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusUnauthorized, map[string]string{"error": "Unauthorized"})
 		return
 	}
-	body, ok := readBody(r)
+	in := bodies.Get().(*bytes.Buffer)
+	defer putBody(in)
+	body, ok := readBody(r, in)
 	if !ok {
 		writeJSON(w, http.StatusRequestEntityTooLarge, errorResponse(nil, rpcErrorf(CodeInvalidRequest, "Request too large")))
 		return
 	}
-	writeBody(w, http.StatusOK, s.handle(r.Context(), body))
+	out := bodies.Get().(*bytes.Buffer)
+	defer putBody(out)
+	out.Write(s.handle(r.Context(), body, out.AvailableBuffer()))
+	writeBody(w, http.StatusOK, out.Bytes())
+}
+
+// bodies are the buffers of requests and answers, reused from call to call (a buffer grown
+// past 1 MiB is left to the collector).
+var bodies = sync.Pool{New: func() any { return new(bytes.Buffer) }}
+
+func putBody(b *bytes.Buffer) {
+	if b.Cap() <= 1<<20 {
+		b.Reset()
+		bodies.Put(b)
+	}
 }
 
 // authorized compares the bearer token in constant time.
@@ -194,11 +226,10 @@ func loopbackHost(hostport string) bool {
 }
 
 // readBody reads at most MaxRequestBytes; ok is false when the body is larger.
-func readBody(r *http.Request) (body []byte, ok bool) {
+func readBody(r *http.Request, buf *bytes.Buffer) (body []byte, ok bool) {
 	if r.ContentLength > MaxRequestBytes {
 		return nil, false
 	}
-	var buf bytes.Buffer
 	if r.ContentLength > 0 {
 		buf.Grow(int(r.ContentLength))
 	}
@@ -221,25 +252,30 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 	writeBody(w, status, buf.Bytes())
 }
 
+// jsonContentType is the Content-Type of every answer, one slice shared by all of them (the
+// server only reads it).
+var jsonContentType = []string{"application/json"}
+
 func writeBody(w http.ResponseWriter, status int, body []byte) {
-	w.Header().Set("Content-Type", "application/json")
-	w.Header().Set("Content-Length", strconv.Itoa(len(body)))
+	h := w.Header()
+	h["Content-Type"] = jsonContentType
+	h["Content-Length"] = []string{strconv.Itoa(len(body))}
 	w.WriteHeader(status)
 	_, _ = w.Write(body)
 }
 
-// encodeResponse writes a response as the body of the HTTP answer: a tool's result by hand,
+// appendResponse appends a response, the body of the HTTP answer, to dst: a tool's result by hand,
 // straight from the library's value (appendCallResult), anything else with the encoder.
-func encodeResponse(resp rpcResponse) []byte {
+func appendResponse(dst []byte, resp rpcResponse) []byte {
 	res, ok := resp.Result.(*mcp.CallToolResult)
 	if !ok {
-		var buf bytes.Buffer
-		if err := envelope.NewEncoder(&buf).Encode(resp); err != nil {
-			return encodeResponse(errorResponse(resp.ID, internal(err)))
+		buf := bytes.NewBuffer(dst)
+		if err := envelope.NewEncoder(buf).Encode(resp); err != nil {
+			return appendResponse(dst, errorResponse(resp.ID, internal(err)))
 		}
 		return buf.Bytes()
 	}
-	b := append(make([]byte, 0, 256), `{"jsonrpc":"2.0","id":`...)
+	b := append(dst, `{"jsonrpc":"2.0","id":`...)
 	if len(resp.ID) == 0 {
 		b = append(b, "null"...)
 	} else {
@@ -248,7 +284,7 @@ func encodeResponse(resp rpcResponse) []byte {
 	b = append(b, `,"result":`...)
 	b, err := appendCallResult(b, res)
 	if err != nil {
-		return encodeResponse(errorResponse(resp.ID, internal(err)))
+		return appendResponse(dst, errorResponse(resp.ID, internal(err)))
 	}
 	return append(b, "}\n"...)
 }
@@ -301,8 +337,9 @@ func errorResponse(id json.RawMessage, err *RPCError) rpcResponse {
 }
 
 // handle answers one JSON-RPC request body with the response's bytes.
-func (s *Server) handle(ctx context.Context, body []byte) []byte {
-	return encodeResponse(s.respond(ctx, body))
+// The answer is appended to dst.
+func (s *Server) handle(ctx context.Context, body, dst []byte) []byte {
+	return appendResponse(dst, s.respond(ctx, body))
 }
 
 func (s *Server) respond(ctx context.Context, body []byte) rpcResponse {
@@ -335,17 +372,14 @@ type wellFormed struct {
 func readRequest(body []byte) (*rpcRequest, params, *RPCError) {
 	var w wellFormed
 	if json.Unmarshal(bytes.TrimSpace(body), &w) == nil && validID(w.ID) && w.JSONRPC == "2.0" && w.Method != "" {
-		if w.Params == nil {
-			w.Params = params{}
-		}
 		return &rpcRequest{JSONRPC: w.JSONRPC, ID: w.ID, Method: w.Method}, w.Params, nil
 	}
 	req, rerr := parseRequest(body)
 	if rerr != nil {
-		return req, nil, rerr
+		return req, params{}, rerr
 	}
 	if _, ok := methods[req.Method]; !ok {
-		return req, nil, rpcErrorf(CodeMethodNotFound, "Method not found: %s", req.Method)
+		return req, params{}, rpcErrorf(CodeMethodNotFound, "Method not found: %s", req.Method)
 	}
 	p, rerr := decodeParams(req.Params)
 	return req, p, rerr

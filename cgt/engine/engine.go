@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"context"
 	"fmt"
 	"runtime"
 	"sync"
@@ -28,6 +29,9 @@ type Options struct {
 	// window closed before Today gets no "match still pending" warning: the ledger records
 	// what happened in it. Zero means unknown, and the ledger's last date stands in for it.
 	Today model.Date
+	// Context, when set, stops the calculation between securities once it is done (a server's
+	// cancelled call); Calculate then returns its error.
+	Context context.Context
 }
 
 // parallelMin is the ledger size below which one goroutine is faster than several.
@@ -54,8 +58,11 @@ func Calculate(txns []model.Transaction, opts Options) (*Report, error) {
 			return nil, err
 		}
 	}
-	c := &calc{txns: txns, led: led, place: place, ident: ident}
+	c := &calc{txns: txns, led: led, place: place, ident: ident, ctx: opts.Context}
 	if err := c.runTickers(opts.Rates); err != nil {
+		if c.ctx != nil && c.ctx.Err() != nil {
+			return nil, c.ctx.Err()
+		}
 		return nil, c.withSuggestions(err)
 	}
 	return c.assemble(opts), nil
@@ -69,6 +76,7 @@ type calc struct {
 	place   placement
 	ident   *identity
 	results []tickerResult
+	ctx     context.Context // nil: never cancelled
 }
 
 // runTickers works through each ticker's ledger, in parallel when the ledger is large.
@@ -107,6 +115,11 @@ func (c *calc) runTickers(rates fx.Source) error {
 					i := k
 					if stage != nil {
 						i = int(stage[k])
+					}
+					if c.ctx != nil && c.ctx.Err() != nil {
+						c.results[i].err = c.ctx.Err()
+						next.Store(int64(n))
+						return
 					}
 					c.results[i] = c.runTicker(i, conv, &sc)
 				}

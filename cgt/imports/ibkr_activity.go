@@ -394,8 +394,11 @@ func (a *ibkrActivity) corporate() {
 	tk := ticker(sym, isin)
 	if strings.Contains(strings.ToLower(desc), "split") {
 		m := splitRatio().FindStringSubmatch(desc)
+		if m != nil && (tooManyDigits(m[1]) || tooManyDigits(m[2])) {
+			m = nil // no real split has a ratio of that many digits
+		}
 		if m == nil || tk == "" {
-			b.warn(row, "split", "split of "+tk+" ("+desc+") without a ratio in its description", "add a SPLIT (or UNSPLIT) line with the ratio")
+			b.warn(row, "split", "split of "+tk+" ("+clip(desc, 200)+") without a ratio in its description", "add a SPLIT (or UNSPLIT) line with the ratio")
 			return
 		}
 		// A reverse split is written as two rows (the old line removed, the new one added):

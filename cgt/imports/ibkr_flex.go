@@ -119,6 +119,7 @@ func readIBKRFlexXML(file string, src []byte, b *batch) (*Import, error) {
 	d := xml.NewDecoder(bytes.NewReader(src))
 	d.CharsetReader = decodedCharset
 	t := &table{file: file, b: b}
+	lines := lineCounter{src: src}
 	for {
 		off := d.InputOffset()
 		tok, err := d.Token()
@@ -149,7 +150,7 @@ func readIBKRFlexXML(file string, src []byte, b *batch) (*Import, error) {
 			}
 			t.setHeader(header)
 			t.rec = rec
-			t.line = lineAt(src, off+int64(bytes.IndexByte(src[off:], '<')))
+			t.line = lines.at(off + int64(bytes.IndexByte(src[off:], '<')))
 			if lod := t.str(t.col("levelOfDetail")); lod != "" && !strings.EqualFold(lod, "EXECUTION") &&
 				!strings.EqualFold(lod, "DETAIL") {
 				continue // an order or summary line repeats its executions: not a row
@@ -162,6 +163,26 @@ func readIBKRFlexXML(file string, src []byte, b *batch) (*Import, error) {
 		}
 	}
 	return b.done(), nil
+}
+
+// lineCounter gives the line of offsets that only grow, counting each byte once: a file of
+// 260,000 elements would otherwise be counted from its start for each of them.
+type lineCounter struct {
+	src  []byte
+	off  int64 // counted up to here
+	line int   // newlines before off
+}
+
+func (c *lineCounter) at(off int64) int {
+	if off < c.off {
+		return lineAt(c.src, off)
+	}
+	if off > int64(len(c.src)) {
+		off = int64(len(c.src))
+	}
+	c.line += bytes.Count(c.src[c.off:off], []byte("\n"))
+	c.off = off
+	return c.line + 1
 }
 
 func lineAt(src []byte, off int64) int {
@@ -351,8 +372,11 @@ func (t *table) ibkrCorporate(b *batch, row int) {
 	switch typ {
 	case "FS", "RS":
 		m := splitRatio().FindStringSubmatch(desc)
+		if m != nil && (tooManyDigits(m[1]) || tooManyDigits(m[2])) {
+			m = nil // no real split has a ratio of that many digits
+		}
 		if m == nil {
-			b.warn(row, "split", "split of "+tk+" ("+desc+") without a ratio in its description", "add a SPLIT (or UNSPLIT) line with the ratio")
+			b.warn(row, "split", "split of "+tk+" ("+clip(desc, 200)+") without a ratio in its description", "add a SPLIT (or UNSPLIT) line with the ratio")
 			return
 		}
 		newN, _ := decimal.NewFromString(m[1])

@@ -108,6 +108,10 @@ func (t *table) ibkrDecOK(c int) (decimal.Decimal, bool) {
 	s := t.str(c)
 	if strings.ContainsAny(s, "eE") && !isEmptyCell(s) {
 		d, err := decimal.NewFromString(s)
+		if err == nil && (tooManyDigits(s) || d.Exponent() < -maxNumberDigits || d.Exponent() > maxNumberDigits) {
+			t.fail(c, clip(s, 80), fmt.Sprintf("%q has more than %d digits", clip(s, 40), maxNumberDigits), "No quantity, price or amount has that many digits; download the statement again without editing it.")
+			return decimal.Decimal{}, false
+		}
 		if err != nil {
 			t.fail(c, s, fmt.Sprintf("%q is not a number", clip(s, 40)), "Numbers are written with a '.' decimal point, such as 1234.56; download the statement again without editing it.")
 			return decimal.Decimal{}, false

@@ -114,6 +114,10 @@ func (t *table) local(c int, style commaStyle) (decimal.Decimal, bool) {
 	if isEmptyCell(s) {
 		return decimal.Decimal{}, false
 	}
+	if tooManyDigits(s) {
+		t.fail(c, clip(s, 80), fmt.Sprintf("%q has more than %d digits", clip(s, 40), maxNumberDigits), "No quantity, price or amount has that many digits; export the file again without editing it.")
+		return decimal.Decimal{}, false
+	}
 	d, ok := localNumber(s, style)
 	if !ok {
 		t.fail(c, s, fmt.Sprintf("%q is not a number", clip(s, 40)),

@@ -79,7 +79,31 @@ func parseNumber(s string, style numberStyle) (decimal.Decimal, bool) {
 	return decimal.New(v, exp), true
 }
 
+// maxNumberDigits bounds a number's digits, as the ledger's own reader does (60): no real
+// quantity, price or amount needs more, and a hostile export of millions of digits is refused
+// at once rather than worked with.
+const maxNumberDigits = 60
+
+// tooManyDigits reports whether a number's text has more digits than maxNumberDigits.
+func tooManyDigits(s string) bool {
+	if len(s) <= maxNumberDigits {
+		return false
+	}
+	n := 0
+	for i := 0; i < len(s); i++ {
+		if s[i] >= '0' && s[i] <= '9' {
+			if n++; n > maxNumberDigits {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 func longNumber(s string, neg bool) (decimal.Decimal, bool) {
+	if tooManyDigits(s) {
+		return decimal.Decimal{}, false
+	}
 	d, err := decimal.NewFromString(s)
 	if err != nil || strings.ContainsAny(s, "eE") {
 		return decimal.Decimal{}, false

@@ -222,6 +222,7 @@ func (v *vanguardReader) note(tk, name string) {
 // cash table has it (the cash that moved), else at its Cost.
 func (v *vanguardReader) investments(inv []vanguardInv, cash []*vanguardCash) {
 	b := v.b
+	legs := indexVanguardLegs(cash)
 	for _, r := range inv {
 		details := r.details
 		if strings.HasPrefix(strings.ToLower(details), "namechange") {
@@ -255,7 +256,7 @@ func (v *vanguardReader) investments(inv []vanguardInv, cash []*vanguardCash) {
 			continue
 		}
 		total := r.cost.Abs()
-		leg := vanguardLeg(r, details, action, qty, cash)
+		leg := legs.find(r, details, action, qty)
 		if leg != nil && !leg.amount.IsZero() {
 			total = leg.amount.Abs()
 		}
@@ -273,29 +274,68 @@ func (v *vanguardReader) investments(inv []vanguardInv, cash []*vanguardCash) {
 	}
 }
 
-// vanguardLeg finds the cash leg of an investment row: the cash row with the same deal text
-// within 10 days, else the one deal of the same direction and quantity within 10 days (the
-// two tables word a fund's name differently, or the investment row has no text), so that a
-// deal is never read twice, once from each table.
-func vanguardLeg(r vanguardInv, details string, action model.Action, qty decimal.Decimal, cash []*vanguardCash) *vanguardCash {
-	if details != "" {
-		key := vanguardKey(details)
-		for _, c := range cash {
-			if !c.done && vanguardKey(c.details) == key && daysApart(c.date, r.date) <= 10 {
-				return c
+// vanguardLegs are the cash rows indexed two ways, so that each investment row looks only at
+// the rows that could be its cash leg (a scan of every cash row for each made a large export
+// quadratic): by deal text, and by direction and quantity ("Sold 12.5 ...") for the rows worded
+// unlike their investment row.
+type vanguardLegs struct {
+	byText, byDeal map[string]*vanguardBucket
+}
+
+// vanguardBucket is the cash rows of one key, in order; next skips the rows at the front
+// already matched.
+type vanguardBucket struct {
+	rows []*vanguardCash
+	next int
+}
+
+func indexVanguardLegs(cash []*vanguardCash) vanguardLegs {
+	ix := vanguardLegs{byText: map[string]*vanguardBucket{}, byDeal: map[string]*vanguardBucket{}}
+	add := func(m map[string]*vanguardBucket, k string, c *vanguardCash) {
+		if m[k] == nil {
+			m[k] = &vanguardBucket{}
+		}
+		m[k].rows = append(m[k].rows, c)
+	}
+	for _, c := range cash {
+		add(ix.byText, vanguardKey(c.details), c)
+		if m := vanguardDeal().FindStringSubmatch(c.details); m != nil {
+			if q, ok := parseNumber(m[2], moneyNumber); ok {
+				add(ix.byDeal, dealKey(strings.EqualFold(m[1], "Sold"), q), c)
 			}
 		}
 	}
+	return ix
+}
+
+func dealKey(sold bool, qty decimal.Decimal) string {
+	if sold {
+		return "S " + qty.String()
+	}
+	return "B " + qty.String()
+}
+
+// find is the cash leg of an investment row: the first unmatched row with the same deal text
+// within 10 days, else the nearest unmatched row of the same direction and quantity within 10
+// days (the two tables may word a fund differently), so that a deal is never read twice, once
+// from each table.
+func (ix vanguardLegs) find(r vanguardInv, details string, action model.Action, qty decimal.Decimal) *vanguardCash {
+	if details != "" {
+		if l := ix.byText[vanguardKey(details)]; l != nil {
+			for _, c := range l.unmatched() {
+				if !c.done && daysApart(c.date, r.date) <= 10 {
+					return c
+				}
+			}
+		}
+	}
+	l := ix.byDeal[dealKey(action == model.Sell, qty)]
+	if l == nil {
+		return nil
+	}
 	var found *vanguardCash
-	for _, c := range cash {
+	for _, c := range l.unmatched() {
 		if c.done || daysApart(c.date, r.date) > 10 {
-			continue
-		}
-		m := vanguardDeal().FindStringSubmatch(c.details)
-		if m == nil || strings.EqualFold(m[1], "Sold") != (action == model.Sell) {
-			continue
-		}
-		if q, ok := parseNumber(m[2], moneyNumber); !ok || !q.Equal(qty) {
 			continue
 		}
 		if found == nil || daysApart(c.date, r.date) < daysApart(found.date, r.date) {
@@ -303,6 +343,14 @@ func vanguardLeg(r vanguardInv, details string, action model.Action, qty decimal
 		}
 	}
 	return found
+}
+
+// unmatched is the bucket's rows from the first one not yet matched.
+func (l *vanguardBucket) unmatched() []*vanguardCash {
+	for l.next < len(l.rows) && l.rows[l.next].done {
+		l.next++
+	}
+	return l.rows[l.next:]
 }
 
 // accumulation adds an investment row that records an accumulation fund's distribution (the
@@ -342,6 +390,10 @@ func daysApart(a, b model.Date) int {
 
 func (v *vanguardReader) cashRows(cash []*vanguardCash) {
 	b := v.b
+	byDate := map[model.Date][]*vanguardCash{} // for the dealing fees: the rows of their day
+	for _, c := range cash {
+		byDate[c.date] = append(byDate[c.date], c)
+	}
 	// A reversal cancels the earlier row with the same text and the opposite amount.
 	for i, c := range cash {
 		if c.done || !hasPrefixFold(c.details, "Reversal of ") {
@@ -404,7 +456,7 @@ func (v *vanguardReader) cashRows(cash []*vanguardCash) {
 		case strings.Contains(low, "interest"):
 			b.skip(c.line, "interest", d+": interest is income, not a capital transaction")
 		case strings.Contains(low, "dealing fee"):
-			v.dealingFee(c, cash)
+			v.dealingFee(c, byDate[c.date])
 		case strings.Contains(low, "fee"):
 			b.skip(c.line, "fee", d+": an account fee, not a cost of a trade")
 		case strings.Contains(low, "deposit"):
@@ -424,12 +476,12 @@ func (v *vanguardReader) cashRows(cash []*vanguardCash) {
 }
 
 // dealingFee adds an ETF dealing fee to the one deal whose cash moved the same day; with no
-// such deal, or several, it is a warning.
-func (v *vanguardReader) dealingFee(c *vanguardCash, cash []*vanguardCash) {
+// such deal, or several, it is a warning. sameDay are the cash rows of the fee's day.
+func (v *vanguardReader) dealingFee(c *vanguardCash, sameDay []*vanguardCash) {
 	b := v.b
 	fee := c.amount.Abs()
 	idx := -1
-	for _, o := range cash {
+	for _, o := range sameDay {
 		if o.tx >= 0 && o.date == c.date && vanguardDeal().MatchString(o.details) {
 			if idx >= 0 && idx != o.tx {
 				idx = -2
