@@ -272,14 +272,3 @@ func appendExact(b []byte, d decimal.Decimal) []byte {
 	}
 	return b
 }
-
-// normalString writes a decimal without trailing fractional zeros ("150.00" -> "150"), so
-// that equal values give equal strings.
-func normalString(d decimal.Decimal) string {
-	s := exactString(d)
-	if strings.IndexByte(s, '.') < 0 {
-		return s
-	}
-	s = strings.TrimRight(s, "0")
-	return strings.TrimSuffix(s, ".")
-}
