@@ -43,10 +43,6 @@ type TransactionsImportResult struct {
 // total instead of price.
 type ImportedTransaction struct {
 	dsl.JSONTransaction
-	ISIN      string `json:"isin,omitempty" jsonschema_description:"The security's ISIN, when the export gives it."`
-	Name      string `json:"name,omitempty" jsonschema_description:"The security's name, when the export gives it."`
-	Account   string `json:"account,omitempty" jsonschema_description:"The account label."`
-	BrokerRef string `json:"broker_ref,omitempty" jsonschema_description:"The row's identity, written as its REF: the broker's reference (order or trade id), or where the export has none a fingerprint of the row (fp- and 16 hex digits). A row given again by another file, or by a ledger imported from it, counts once."`
 }
 
 // TransactionsImport converts broker exports into ledger transactions.
@@ -144,7 +140,7 @@ func accountDeclaration(imps []*imports.Import, account, typ string) model.Trans
 
 // importedJSON is the JSON form of an imported transaction with its labels.
 func importedJSON(t model.Transaction) ImportedTransaction {
-	j := ImportedTransaction{JSONTransaction: dsl.ToJSON(t), ISIN: t.ISIN, Name: t.Name, Account: t.Account, BrokerRef: t.BrokerRef}
+	j := ImportedTransaction{JSONTransaction: dsl.ToJSON(t)}
 	if (t.Action == model.Buy || t.Action == model.Sell) && t.Price.IsZero() && t.Price.Currency == "" && !t.Total.IsZero() {
 		j.Price = nil
 		j.Total = &dsl.JSONAmount{Amount: scaledString(t.Total.Value), Currency: t.Total.Currency}

@@ -25,7 +25,7 @@ type JSONTransaction struct {
 	Account     string      `json:"account,omitempty" jsonschema_description:"Label of the account the transaction belongs to."`
 	ISIN        string      `json:"isin,omitempty" jsonschema_description:"ISIN of the security."`
 	Name        string      `json:"name,omitempty" jsonschema_description:"Name of the security, for information."`
-	BrokerRef   string      `json:"broker_ref,omitempty" jsonschema_description:"The broker's reference for the transaction."`
+	BrokerRef   string      `json:"broker_ref,omitempty" jsonschema_description:"The row's identity, written as its REF: the broker's reference (order or trade id), or where an export has none a fingerprint of the row (fp- and 16 hex digits). A row given again by another file, or by a ledger imported from it, counts once."`
 	Source      *JSONSource `json:"source,omitempty" jsonschema_description:"Where the transaction was read from." record:"source"`
 }
 
