@@ -11,6 +11,8 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+
+	"github.com/cgt-tools/cgt/internal/regular"
 )
 
 // Write writes data to path through a temporary file in the same directory, flushed to disk
@@ -87,21 +89,7 @@ func regularOnly(path string, fi fs.FileInfo) error {
 	if fi.IsDir() {
 		return fmt.Errorf("%s is a directory", path)
 	}
-	return fmt.Errorf("%s is %s, not a regular file: only a regular file is written (or replaced)", path, kind(fi.Mode()))
-}
-
-func kind(m fs.FileMode) string {
-	switch {
-	case m&fs.ModeNamedPipe != 0:
-		return "a FIFO (named pipe)"
-	case m&fs.ModeCharDevice != 0:
-		return "a character device"
-	case m&fs.ModeDevice != 0:
-		return "a block device"
-	case m&fs.ModeSocket != 0:
-		return "a socket"
-	}
-	return "a special file"
+	return fmt.Errorf("%s is %s, not a regular file: only a regular file is written (or replaced)", path, regular.Kind(fi.Mode()))
 }
 
 // createTemp creates a new file in dir named prefix + random + suffix, opened for writing,
