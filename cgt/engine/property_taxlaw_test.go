@@ -1,7 +1,6 @@
 package engine
 
 import (
-	"bytes"
 	"fmt"
 	"math/rand/v2"
 	"strings"
@@ -159,17 +158,5 @@ func TestSameDateOrderPermutationsWithClaimAndTransfers(t *testing.T) {
 		"2024-03-01 SPOUSEOUT F 3",
 	}
 	base := "2024-01-01 BUY F 100 @ 9\n2024-03-20 BUY F 4 @ 0.15\n"
-	var want []byte
-	permute(lines, 0, func(p []string) {
-		src := base
-		for _, l := range p {
-			src += l + "\n"
-		}
-		got := reportJSON(t, parseLedger(t, src))
-		if want == nil {
-			want = got
-		} else if !bytes.Equal(got, want) {
-			t.Fatalf("order %q changed the report", p)
-		}
-	})
+	sameReportInEveryOrder(t, base, lines)
 }

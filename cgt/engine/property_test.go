@@ -152,19 +152,7 @@ func TestSameDateOrderPermutations(t *testing.T) {
 		"2024-03-01 DIVIDEND F TOTAL 2",
 	}
 	base := "2024-01-01 BUY F 10 @ 9\n"
-	var want []byte
-	permute(lines, 0, func(p []string) {
-		src := base
-		for _, l := range p {
-			src += l + "\n"
-		}
-		got := reportJSON(t, parseLedger(t, src))
-		if want == nil {
-			want = got
-		} else if !bytes.Equal(got, want) {
-			t.Fatalf("order %q changed the report", p)
-		}
-	})
+	sameReportInEveryOrder(t, base, lines)
 }
 
 func permute(s []string, k int, visit func([]string)) {
@@ -206,4 +194,23 @@ func reportJSON(t *testing.T, txns []model.Transaction) []byte {
 		t.Fatal(err)
 	}
 	return raw
+}
+
+// sameReportInEveryOrder checks that the ledger base followed by lines in every order gives
+// one report.
+func sameReportInEveryOrder(t *testing.T, base string, lines []string) {
+	t.Helper()
+	var want []byte
+	permute(lines, 0, func(p []string) {
+		src := base
+		for _, l := range p {
+			src += l + "\n"
+		}
+		got := reportJSON(t, parseLedger(t, src))
+		if want == nil {
+			want = got
+		} else if !bytes.Equal(got, want) {
+			t.Fatalf("order %q changed the report", p)
+		}
+	})
 }
