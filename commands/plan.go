@@ -207,8 +207,13 @@ func (p *planner) notHeld(ticker string) error {
 	} else {
 		msg += "; held then: " + strings.Join(held, ", ")
 	}
-	return envelope.New(envelope.InvalidArgument, msg, "Name a ticker held on the plan's date (holdings.list shows them).",
-		`{"ticker":"VWRL","quantity":"10","price":"98.20 GBP"}`).With("argument", "ticker").With("value", ticker)
+	hint := "Name a ticker held on the plan's date (holdings.list shows them)."
+	example := `{"ticker":"VWRL","quantity":"10","price":"98.20 GBP"}`
+	if near := engine.NearTickers(ticker, held); len(near) > 0 {
+		hint = "Did you mean " + strings.Join(near, " or ") + "? " + hint
+		example = `{"ticker":"` + near[0] + `","quantity":"10","price":"98.20 GBP"}`
+	}
+	return envelope.New(envelope.InvalidArgument, msg, hint, example).With("argument", "ticker").With("value", ticker)
 }
 
 // warnings are the ledger's warnings, those about the planned lines left out (the plan's own
