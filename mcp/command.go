@@ -28,8 +28,8 @@ const (
 )
 
 const usageText = `Usage:
-  cgt mcp [--root DIR]... [--toolsets NAME,...] [--structured] [--http ADDR [--token TOKEN]]
-  cgt mcp --catalog FILE --exec PROGRAM [--allow LABEL]... [--structured] [--http ADDR [--token TOKEN]]
+  cgt mcp [--root DIR]... [--toolsets NAME,...] [--structured] [--max-calls N] [--http ADDR [--token TOKEN]]
+  cgt mcp --catalog FILE --exec PROGRAM [--allow LABEL]... [--structured] [--max-calls N] [--http ADDR [--token TOKEN]]
 
 Serves cgt's commands as MCP tools over stdio (newline-delimited JSON-RPC on stdin and
 stdout; logs on stderr), with the documentation as resources. Exits when stdin closes, on
@@ -40,7 +40,7 @@ on stderr), until SIGTERM, SIGINT or SIGHUP.
   --root DIR        let path arguments name ledger files inside DIR (repeatable); without
                     it the server reads no files and ledgers are passed inline (cgt_content)
   --toolsets NAMES  serve only these groups of tools, by command namespace (comma-separated,
-                    repeatable): transactions, report, matching, holdings, fx, taxyear, ...;
+                    repeatable): transactions, report, matching, holdings, plan, fx, taxyear;
                     all by default
   --structured      publish output schemas and answer with the envelope as structuredContent
                     (JSON output by default, and a one-line text); without it tools/list
