@@ -16,6 +16,7 @@ import (
 
 	"github.com/cgt-tools/cgt/commands"
 	"github.com/cgt-tools/cgt/mcp"
+	"github.com/cgt-tools/cgt/toolcli/internal/bare"
 )
 
 // newHTTPClient returns a client with its own connection pool, so a test
@@ -159,32 +160,10 @@ func BenchmarkPlainHTTPJSON(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	hs := &http.Server{Handler: http.HandlerFunc(plainJSONHandler)}
+	hs := &http.Server{Handler: http.HandlerFunc(bare.Handle)}
 	go hs.Serve(ln)
 	defer hs.Close()
 	benchmarkRoundTrips(b, "http://"+ln.Addr().String()+"/", "token", benchBody)
-}
-
-func plainJSONHandler(w http.ResponseWriter, r *http.Request) {
-	var req struct {
-		JSONRPC string          `json:"jsonrpc"`
-		ID      json.RawMessage `json:"id"`
-		Method  string          `json:"method"`
-		Params  struct {
-			Server    string          `json:"server"`
-			Tool      string          `json:"tool"`
-			Arguments json.RawMessage `json:"arguments"`
-		} `json:"params"`
-	}
-	if err := json.NewDecoder(r.Body).Decode(&req); err != nil {
-		http.Error(w, err.Error(), http.StatusBadRequest)
-		return
-	}
-	w.Header().Set("Content-Type", "application/json")
-	json.NewEncoder(w).Encode(map[string]any{
-		"jsonrpc": "2.0", "id": req.ID,
-		"result": map[string]any{"content": []map[string]string{{"type": "text", "text": "ok"}}},
-	})
 }
 
 // BenchmarkCallToolConcurrent measures throughput with 64 connections in use at once: cgt's
@@ -198,7 +177,7 @@ func BenchmarkCallToolConcurrent(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	hs := &http.Server{Handler: http.HandlerFunc(plainJSONHandler)}
+	hs := &http.Server{Handler: http.HandlerFunc(bare.Handle)}
 	go hs.Serve(ln)
 	defer hs.Close()
 	s, err := mcp.New(commands.NewRegistry, mcp.Options{Version: "bench", Structured: true}) // as cgt serve
