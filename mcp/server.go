@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"maps"
 	"slices"
 	"strings"
 
@@ -120,28 +121,29 @@ func brief(summary, useWhen string) string {
 // withDefaults returns an input schema whose properties show the front end's defaults
 // (default output compact over MCP, where the command line's is json).
 func withDefaults(schema map[string]any, defaults map[string]any) map[string]any {
+	return eachProperty(schema, func(name string, p map[string]any) {
+		if d, ok := defaults[name]; ok {
+			p["default"] = d
+		}
+	})
+}
+
+// eachProperty returns a copy of schema in which edit has changed a copy of each property's
+// schema; schema itself is left as it is (it is shared by every front end).
+func eachProperty(schema map[string]any, edit func(name string, p map[string]any)) map[string]any {
 	props, _ := schema["properties"].(map[string]any)
 	if props == nil {
 		return schema
 	}
-	out := make(map[string]any, len(schema))
-	for k, v := range schema {
-		out[k] = v
-	}
+	out := maps.Clone(schema)
 	np := make(map[string]any, len(props))
 	for k, v := range props {
 		np[k] = v
-		p, ok := v.(map[string]any)
-		d, has := defaults[k]
-		if !ok || !has {
-			continue
+		if p, ok := v.(map[string]any); ok {
+			q := maps.Clone(p)
+			edit(k, q)
+			np[k] = q
 		}
-		q := make(map[string]any, len(p)+1)
-		for pk, pv := range p {
-			q[pk] = pv
-		}
-		q["default"] = d
-		np[k] = q
 	}
 	out["properties"] = np
 	return out
@@ -176,27 +178,9 @@ func inToolsets(tools []Tool, sets []string) ([]Tool, error) {
 // patterns, formats) are left out: the descriptions say the form, and the server checks every
 // call against the full schema (published in tools.json), answering with the expected form.
 func lighten(schema map[string]any) map[string]any {
-	props, _ := schema["properties"].(map[string]any)
-	if props == nil {
-		return schema
-	}
-	out := make(map[string]any, len(schema))
-	for k, v := range schema {
-		out[k] = v
-	}
-	np := make(map[string]any, len(props))
-	for k, v := range props {
-		np[k] = v
-		p, ok := v.(map[string]any)
-		if !ok {
-			continue
-		}
-		q := make(map[string]any, len(p))
-		for pk, pv := range p {
-			q[pk] = pv
-		}
+	return eachProperty(schema, func(_ string, p map[string]any) {
 		for _, kw := range validationOnly {
-			delete(q, kw)
+			delete(p, kw)
 		}
 		alts, _ := p["oneOf"].([]any)
 		types := make([]any, 0, len(alts))
@@ -207,13 +191,10 @@ func lighten(schema map[string]any) map[string]any {
 			}
 		}
 		if len(alts) > 0 && len(types) == len(alts) {
-			delete(q, "oneOf")
-			q["type"] = types
+			delete(p, "oneOf")
+			p["type"] = types
 		}
-		np[k] = q
-	}
-	out["properties"] = np
-	return out
+	})
 }
 
 // validationOnly are the keywords lighten leaves out.
