@@ -376,17 +376,7 @@ func parsePrices(v any) (map[string]price, []string, error) {
 // plainDecimal reads digits with an optional fraction (no exponent, no sign), as a ledger
 // writes amounts and quantities; at most 30 characters.
 func plainDecimal(s string) (decimal.Decimal, error) {
-	dot := false
-	for i, c := range s {
-		switch {
-		case c >= '0' && c <= '9':
-		case c == '.' && !dot && i > 0 && i < len(s)-1:
-			dot = true
-		default:
-			return decimal.Zero, fmt.Errorf("%q is not a plain number", s)
-		}
-	}
-	if s == "" || len(s) > 30 {
+	if !isPlainNumber(s) || len(s) > 30 {
 		return decimal.Zero, fmt.Errorf("%q is not a plain number", s)
 	}
 	return decimal.NewFromString(s)
