@@ -418,32 +418,24 @@ type boundedBuffer struct {
 
 func (w *boundedBuffer) InMemory() {}
 
-func (w *boundedBuffer) WriteString(s string) (int, error) {
-	w.n += len(s)
-	if room := w.keep - len(w.b); room > 0 {
-		w.b = append(w.b, s[:min(room, len(s))]...)
-	}
-	if w.check += len(s); w.check >= 64<<10 {
-		w.check = 0
-		if err := w.ctx.Err(); err != nil {
-			return 0, err
-		}
-	}
-	return len(s), nil
-}
+func (w *boundedBuffer) WriteString(s string) (int, error) { return write(w, s) }
 
-func (w *boundedBuffer) Write(p []byte) (int, error) {
-	w.n += len(p)
+func (w *boundedBuffer) Write(p []byte) (int, error) { return write(w, p) }
+
+// write keeps what fits of b, counts all of it, and every 64 KiB asks whether the call was
+// cancelled.
+func write[T string | []byte](w *boundedBuffer, b T) (int, error) {
+	w.n += len(b)
 	if room := w.keep - len(w.b); room > 0 {
-		w.b = append(w.b, p[:min(room, len(p))]...)
+		w.b = append(w.b, b[:min(room, len(b))]...)
 	}
-	if w.check += len(p); w.check >= 64<<10 {
+	if w.check += len(b); w.check >= 64<<10 {
 		w.check = 0
 		if err := w.ctx.Err(); err != nil {
 			return 0, err
 		}
 	}
-	return len(p), nil
+	return len(b), nil
 }
 
 // buffers hold the bytes of recent results and response lines for the next call, so that a
