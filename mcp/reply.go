@@ -418,13 +418,13 @@ type boundedBuffer struct {
 
 func (w *boundedBuffer) InMemory() {}
 
-func (w *boundedBuffer) WriteString(s string) (int, error) { return write(w, s) }
+func (w *boundedBuffer) WriteString(s string) (int, error) { return boundedWrite(w, s) }
 
-func (w *boundedBuffer) Write(p []byte) (int, error) { return write(w, p) }
+func (w *boundedBuffer) Write(p []byte) (int, error) { return boundedWrite(w, p) }
 
-// write keeps what fits of b, counts all of it, and every 64 KiB asks whether the call was
+// boundedWrite keeps what fits of b, counts all of it, and every 64 KiB asks whether the call was
 // cancelled.
-func write[T string | []byte](w *boundedBuffer, b T) (int, error) {
+func boundedWrite[T string | []byte](w *boundedBuffer, b T) (int, error) {
 	w.n += len(b)
 	if room := w.keep - len(w.b); room > 0 {
 		w.b = append(w.b, b[:min(room, len(b))]...)
