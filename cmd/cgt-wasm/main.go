@@ -20,7 +20,7 @@ import (
 	"syscall/js"
 
 	"github.com/cgt-tools/cgt/envelope"
-	"github.com/cgt-tools/cgt/internal/webapp"
+	"github.com/cgt-tools/cgt/cmd/cgt-wasm/webapp"
 )
 
 func main() {

@@ -15,7 +15,7 @@ import (
 
 func example(t *testing.T) []byte {
 	t.Helper()
-	b, err := os.ReadFile("../../examples/portfolio.cgt")
+	b, err := os.ReadFile("../../../examples/portfolio.cgt")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -89,7 +89,7 @@ func TestRunErrorsAreEnvelopes(t *testing.T) {
 
 // An imported ledger's text is transactions.import's text output: ledger lines.
 func TestRunImportText(t *testing.T) {
-	b, err := os.ReadFile("../../cgt/imports/testdata/trading212/kapji_2024_transactions.csv")
+	b, err := os.ReadFile("../../../cgt/imports/testdata/trading212/kapji_2024_transactions.csv")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -12,7 +12,7 @@ import (
 // and no server, generator, schema reflector or terminal code, whose bytes every visitor of the
 // page would download (the module's budget is 2,500,000 bytes gzipped).
 func TestBrowserModuleLinksWhatThePageRuns(t *testing.T) {
-	cmd := exec.Command("go", "list", "-deps", "../../cmd/cgt-wasm")
+	cmd := exec.Command("go", "list", "-deps", "..")
 	cmd.Env = append(os.Environ(), "GOOS=js", "GOARCH=wasm")
 	out, err := cmd.Output()
 	if err != nil {
