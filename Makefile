@@ -107,11 +107,11 @@ docs-test: docs
 # internal/version.
 DIST ?= dist
 release:
-	$(GO) run ./internal/release -out $(DIST) $(if $(VERSION),-version $(VERSION))
+	$(GO) run ./cmd/cgt-release -out $(DIST) $(if $(VERSION),-version $(VERSION))
 
 # Every release target type-checked as its compiler sees it (seconds; part of make test).
 cross:
-	$(GO) test -run TestEveryTargetCompiles -v ./internal/release
+	$(GO) test -run TestEveryTargetCompiles -v ./cmd/cgt-release
 
 # The browser app (web/, see docs-site's "cgt in your browser"): the registry compiled to
 # WebAssembly with the page's own files, static, in web/dist/. Go's loader, wasm_exec.js, is

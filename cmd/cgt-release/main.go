@@ -2,7 +2,7 @@
 // amd64 and arm64, an archive with every program (tar.gz; zip for Windows) and an MCP bundle
 // (.mcpb) holding cgt-mcp; the registry's server.json naming the bundles; and SHA256SUMS.
 //
-//	go run ./internal/release [-version 0.1.0] [-out dist]
+//	go run ./cmd/cgt-release [-version 0.1.0] [-out dist]
 //
 // Builds are plain `go build` with CGO_ENABLED=0, -trimpath and the version stamped with
 // -ldflags -X; archive entries are sorted, owned by root and dated at SOURCE_DATE_EPOCH (or
