@@ -14,25 +14,18 @@ import (
 	"github.com/cgt-tools/cgt/cgt/engine"
 	"github.com/cgt-tools/cgt/cgt/fx"
 	"github.com/cgt-tools/cgt/cgt/model"
+	"github.com/cgt-tools/cgt/cgt/plan"
 	"github.com/cgt-tools/cgt/cgt/tax"
 	"github.com/cgt-tools/cgt/cgt/taxyear"
 	"github.com/cgt-tools/cgt/envelope"
 	"github.com/cgt-tools/cgt/registry"
 )
 
-// The planning commands (plan.sale, plan.allowance, plan.harvest) answer what a sale would
-// do by writing it as a ledger line, appending it to the ledger and running the engine: every
-// figure is the engine's, with every identification rule, never an estimate beside it.
+// The planning commands (plan.sale, plan.allowance, plan.harvest) are adapters: they read the
+// arguments and the ledger, and cgt/plan works out the plan through the engine.
 
 // planNote is the line every plan result carries: it is a projection, not a record.
-const planNote = "A projection: the ledger plus sales that have not happened, at the prices given; nothing is written to the ledger."
-
-// planFile is the name the planned sale lines are read under (cited as plan:N).
-const planFile = "plan"
-
-// planPrefix is the word, in a ticker or a planned line, that the engine's warnings about
-// planned lines start with; those warnings are about the plan, not the ledger, and are left out.
-const planPrefix = planFile + " line"
+const planNote = plan.Note
 
 // PlanArgs are the arguments the three planning commands share.
 type PlanArgs struct {
@@ -44,27 +37,14 @@ type PlanArgs struct {
 
 // YearFigures are a tax year's totals as the engine gives them, with what is left of the
 // annual exempt amount.
-type YearFigures struct {
-	NetGain         model.Money  `json:"net_gain" jsonschema_description:"Gains minus losses of the year's disposals (GBP)."`
-	Gains           model.Money  `json:"gains" jsonschema_description:"Gains of the year's disposals with a gain (GBP)."`
-	Losses          model.Money  `json:"losses" jsonschema_description:"Losses of the year's disposals with a loss, positive (GBP)."`
-	ExemptLeft      model.Money  `json:"exempt_left" jsonschema_description:"Annual exempt amount minus net gain, not below 0 (GBP)."`
-	LossesAvailable model.Money  `json:"losses_available" jsonschema_description:"Losses brought forward into the year (GBP)."`
-	TaxableGain     model.Money  `json:"taxable_gain" jsonschema_description:"Taxable gain of the year (GBP)."`
-	Tax             *model.Money `json:"tax,omitempty" jsonschema_description:"Capital Gains Tax of the year, when taxable_income is given (GBP)."`
-}
+type YearFigures = plan.Figures
 
-// planner holds a ledger read once, and runs the engine on it with planned lines appended.
+// planner is a plan.Planner with what the command read besides: the rates, today, the
+// ledger's name and the warnings of reading it.
 type planner struct {
-	txns    []model.Transaction
-	opts    engine.Options
+	*plan.Planner
 	rates   *latestRates
 	today   model.Date
-	date    model.Date
-	year    taxyear.Year
-	base    *engine.Report
-	baseTY  engine.TaxYear
-	income  *tax.Income
 	ledger  string
 	warning []string
 }
@@ -77,15 +57,14 @@ func newPlanner(deps *registry.Deps, a PlanArgs) (*planner, error) {
 	if deps.Today != nil {
 		p.today = deps.Today()
 	}
-	p.date = p.today
+	date := p.today
 	if a.Date != "" {
 		d, err := model.ParseDate(a.Date)
 		if err != nil {
 			return nil, envelope.New(envelope.InvalidArgument, "date: "+err.Error(), "Give the date as YYYY-MM-DD.", `{"date":"2027-03-20"}`).With("value", a.Date).With("argument", "date")
 		}
-		p.date = d
+		date = d
 	}
-	p.year = taxyear.For(p.date)
 	lbf, err := parseLosses(a.LossesBroughtForward)
 	if err != nil {
 		return nil, err
@@ -101,149 +80,36 @@ func newPlanner(deps *registry.Deps, a PlanArgs) (*planner, error) {
 		return nil, err
 	}
 	p.rates = &latestRates{base: src}
-	p.txns = txns
-	p.opts = engine.Options{Rates: p.rates, LossesBroughtForward: lbf, Today: p.today}
-	rep, err := engine.Calculate(txns, p.opts)
-	if err != nil {
+	opts := engine.Options{Rates: p.rates, LossesBroughtForward: lbf, Today: p.today, Context: deps.Context}
+	if p.Planner, err = plan.New(txns, opts, date); err != nil {
 		return nil, withRatesRemedy(err, src)
 	}
-	p.base = rep
-	p.warning = append(p.warning, rep.Warnings...)
-	p.baseTY = yearOrEmpty(rep, p.year)
 	return p, nil
 }
 
-// setYear makes the plan about another tax year than the date's.
-func (p *planner) setYear(y taxyear.Year) {
-	p.year = y
-	p.baseTY = yearOrEmpty(p.base, y)
-}
-
-// sale is one planned sale: what the ledger line says.
-type sale struct {
-	ticker   string
-	quantity decimal.Decimal
-	price    price
-	fees     *price
-}
-
-// line writes the sale as a ledger line dated d.
-func (s sale) line(d model.Date) string {
-	l := fmt.Sprintf("%s SELL %s %s @ %s", d, s.ticker, s.quantity.String(), s.price.String())
-	if s.fees != nil {
-		l += " FEES " + s.fees.String()
-	}
-	return l
-}
-
-// run appends the sales (one ledger line each, dated the plan's date) to the ledger and runs
-// the engine: the report, and the tax year of the plan.
-func (p *planner) run(sales []sale) (*engine.Report, engine.TaxYear, error) {
-	if len(sales) == 0 {
-		return p.base, p.baseTY, nil
-	}
-	var b strings.Builder
-	for _, s := range sales {
-		b.WriteString(s.line(p.date))
-		b.WriteByte('\n')
-	}
-	extra, err := dsl.Parse(planFile, []byte(b.String()))
+// run is Planner.Run with the rates remedy on a missing rate.
+func (p *planner) run(sales []plan.Sale) (*engine.Report, engine.TaxYear, error) {
+	rep, ty, err := p.Run(sales)
 	if err != nil {
-		return nil, engine.TaxYear{}, err
+		return nil, ty, withRatesRemedy(err, p.rates.base)
 	}
-	all := make([]model.Transaction, 0, len(p.txns)+len(extra))
-	all = append(append(all, p.txns...), extra...)
-	rep, err := engine.Calculate(all, p.opts)
-	if err != nil {
-		return nil, engine.TaxYear{}, withRatesRemedy(err, p.rates.base)
-	}
-	return rep, yearOrEmpty(rep, p.year), nil
-}
-
-// figures are a tax year's totals with the exempt amount left and, given income, the tax.
-func (p *planner) figures(ty engine.TaxYear) YearFigures {
-	f := YearFigures{NetGain: ty.NetGain, Gains: ty.Gains, Losses: ty.Losses,
-		ExemptLeft: model.NewMoney(exemptLeft(ty)), LossesAvailable: ty.LossesBroughtForward, TaxableGain: ty.TaxableGain}
-	if p.income != nil {
-		engine.ApplyTax(&ty, p.income)
-		if ty.Tax != nil {
-			t := ty.Tax.Total
-			f.Tax = &t
-		}
-	}
-	return f
-}
-
-// exemptLeft is the annual exempt amount minus the year's net gain (a net loss adds to it),
-// not below zero.
-func exemptLeft(ty engine.TaxYear) decimal.Decimal {
-	left := ty.AnnualExemptAmount.Exact().Sub(ty.NetGain.Exact())
-	if left.Sign() < 0 {
-		return decimal.Zero
-	}
-	return left
-}
-
-// heldAt is the Section 104 holding of a ticker at the end of the plan's date, found
-// case-insensitively; ok is false when none is held.
-func (p *planner) heldAt(ticker string) (engine.Holding, bool) {
-	for _, h := range p.base.HoldingsAt(p.date) {
-		if strings.EqualFold(h.Ticker, ticker) {
-			return h, true
-		}
-	}
-	return engine.Holding{}, false
-}
-
-// notHeld is the error for a sale of a ticker not held on the plan's date, naming those held.
-func (p *planner) notHeld(ticker string) error {
-	var held []string
-	for _, h := range p.base.HoldingsAt(p.date) {
-		held = append(held, h.Ticker)
-	}
-	msg := fmt.Sprintf("%s is not held on %s", ticker, p.date)
-	if len(held) == 0 {
-		msg += ": nothing is held then"
-	} else {
-		msg += "; held then: " + strings.Join(held, ", ")
-	}
-	hint := "Name a ticker held on the plan's date (holdings.list shows them)."
-	example := `{"ticker":"VWRL","quantity":"10","price":"98.20 GBP"}`
-	if near := engine.NearTickers(ticker, held); len(near) > 0 {
-		hint = "Did you mean " + strings.Join(near, " or ") + "? " + hint
-		example = `{"ticker":"` + near[0] + `","quantity":"10","price":"98.20 GBP"}`
-	}
-	return envelope.New(envelope.InvalidArgument, msg, hint, example).With("argument", "ticker").With("value", ticker)
+	return rep, ty, nil
 }
 
 // warnings are the ledger's warnings, those about the planned lines left out (the plan's own
 // notes say what matters), and the rates substituted for months past the bundled table.
 func (p *planner) warnings(extra ...string) []string {
-	out := []string{}
-	for _, w := range p.warning {
-		if !strings.HasPrefix(w, planPrefix) {
-			out = append(out, w)
-		}
-	}
+	out := append(append([]string{}, p.warning...), p.Warnings()...)
 	out = append(out, p.rates.notes()...)
-	if p.year.Projected() {
-		out = append(out, p.year.Notes()...)
+	if p.Year.Projected() {
+		out = append(out, p.Year.Notes()...)
 	}
 	return append(out, extra...)
 }
 
-// rebuyWindow is the last day a purchase is matched with a sale on d (the 30-day rule), and the
-// first day a purchase is not.
-func rebuyWindow(d model.Date) (until, safe model.Date) { return d.AddDays(30), d.AddDays(31) }
-
 // price is an amount of money per share in a currency (GBP when none is given; GBX and GBp
 // are pence, read as the ledger reads them).
-type price struct {
-	amount   decimal.Decimal
-	currency string
-}
-
-func (p price) String() string { return p.amount.String() + " " + p.currency }
+type price = plan.Price
 
 // parsePrice reads "230.00 USD", "98.2", 98.2 or {"amount": "230.00", "currency": "USD"}.
 func parsePrice(arg string, v any) (price, error) {
@@ -295,7 +161,7 @@ func parsePrice(arg string, v any) (price, error) {
 	if !dsl.IsCurrency(currency) && currency != "GBX" && currency != "GBp" {
 		return price{}, bad(fmt.Sprintf("%q (currency %q)", amount+" "+currency, currency))
 	}
-	return price{amount: d, currency: currency}, nil
+	return price{Amount: d, Currency: currency}, nil
 }
 
 // parsePrices reads "AAPL=190.50 USD,VWRL=98.2", a list of such items, or an object from
@@ -467,45 +333,13 @@ func gbp(m model.Money) string {
 
 // priceText writes a price for people: £98.20, $230.00, 9820 GBX.
 func priceText(p price) string {
-	switch p.currency {
+	switch p.Currency {
 	case model.GBP:
-		return "£" + money(p.amount)
+		return "£" + money(p.Amount)
 	case "USD":
-		return "$" + money(p.amount)
+		return "$" + money(p.Amount)
 	}
-	return p.amount.String() + " " + p.currency
-}
-
-// delta is after minus before.
-func delta(after, before model.Money) model.Money {
-	return model.NewMoney(after.Exact().Sub(before.Exact()))
-}
-
-// findDisposal is the report's disposal of ticker on d, if any.
-func findDisposal(ty engine.TaxYear, ticker string, d model.Date) *engine.Disposal {
-	for i := range ty.Disposals {
-		if ty.Disposals[i].Date == d && strings.EqualFold(ty.Disposals[i].Ticker, ticker) {
-			return &ty.Disposals[i]
-		}
-	}
-	return nil
-}
-
-// purchasesWithin lists the ledger's acquisitions of ticker from d to d+30 (same day
-// included): each would be matched with a sale on d before the pool.
-func (p *planner) purchasesWithin(ticker string, d model.Date) (sameDay bool, later []model.Date) {
-	until, _ := rebuyWindow(d)
-	for _, t := range p.txns {
-		if !strings.EqualFold(t.Ticker, ticker) || t.Action != model.Buy || t.Date < d || t.Date > until {
-			continue
-		}
-		if t.Date == d {
-			sameDay = true
-		} else {
-			later = append(later, t.Date)
-		}
-	}
-	return sameDay, later
+	return p.Amount.String() + " " + p.Currency
 }
 
 // incomeFor is the taxable income argument read as one amount for the plan's year.

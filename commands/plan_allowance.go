@@ -6,8 +6,8 @@ import (
 	"io"
 	"strings"
 
-	"github.com/cgt-tools/cgt/cgt/engine"
 	"github.com/cgt-tools/cgt/cgt/model"
+	"github.com/cgt-tools/cgt/cgt/plan"
 	"github.com/cgt-tools/cgt/cgt/taxyear"
 	"github.com/cgt-tools/cgt/envelope"
 	"github.com/cgt-tools/cgt/registry"
@@ -48,13 +48,7 @@ type Unrealised struct {
 }
 
 // OpenWindow is a recent sale whose 30-day window is still open.
-type OpenWindow struct {
-	Ticker    string        `json:"ticker" record:"entity" jsonschema_description:"Security sold."`
-	SaleDate  model.Date    `json:"sale_date" record:"timestamp" jsonschema_description:"Day of the sale."`
-	Quantity  model.Decimal `json:"quantity" jsonschema_description:"Shares sold."`
-	Until     model.Date    `json:"until" jsonschema_description:"A purchase up to this day is matched with the sale."`
-	SafeRebuy model.Date    `json:"first_safe_rebuy" jsonschema_description:"First day a purchase is not."`
-}
+type OpenWindow = plan.Window
 
 // RecordEntity names records that have no ticker of their own.
 func (r PlanAllowanceResult) RecordEntity() string { return r.ledger }
@@ -91,23 +85,23 @@ func planAllowance(_ context.Context, deps *registry.Deps, a PlanAllowanceArgs) 
 	if err := p.yearArg(a.Year, a.Date != ""); err != nil {
 		return PlanAllowanceResult{}, p.warnings(), err
 	}
-	res := PlanAllowanceResult{Projection: true, Note: planNote, TaxYear: p.year.Period(), Date: p.date,
-		DisposalCount: p.baseTY.DisposalCount, AnnualExemptAmount: p.baseTY.AnnualExemptAmount,
-		YearFigures: p.figures(p.baseTY), Holdings: []Unrealised{}, OpenWindows: []OpenWindow{}, ledger: p.ledger, year: p.year}
+	res := PlanAllowanceResult{Projection: true, Note: planNote, TaxYear: p.Year.Period(), Date: p.Date,
+		DisposalCount: p.BaseTY.DisposalCount, AnnualExemptAmount: p.BaseTY.AnnualExemptAmount,
+		YearFigures: p.Figures(p.BaseTY), Holdings: []Unrealised{}, OpenWindows: []OpenWindow{}, ledger: p.ledger, year: p.Year}
 	used := map[string]bool{}
 	var notes []string
-	for _, h := range p.base.HoldingsAt(p.date) {
+	for _, h := range p.Holdings() {
 		u := Unrealised{Ticker: h.Ticker, Quantity: h.Quantity, Cost: h.Cost}
 		pr, ok := prices[strings.ToUpper(h.Ticker)]
 		if ok {
 			used[strings.ToUpper(h.Ticker)] = true
 			u.Price = pr.String()
-			g, err := p.fullSaleGain(h, pr)
+			g, err := p.FullSaleGain(h, pr)
 			if err != nil {
 				// A full sale the ledger's later transactions cannot follow (they sell shares it
 				// would have sold): no figure, and why.
 				notes = append(notes, fmt.Sprintf("%s: no unrealised gain: a sale of all %s on %s fails with the ledger's later transactions: %s",
-					h.Ticker, h.Quantity.Exact(), p.date, envelope.FromError(err).Message))
+					h.Ticker, h.Quantity.Exact(), p.Date, envelope.FromError(err).Message))
 			} else {
 				u.Gain = &g
 				res.anyPrice = true
@@ -117,10 +111,10 @@ func planAllowance(_ context.Context, deps *registry.Deps, a PlanAllowanceArgs) 
 		}
 		res.Holdings = append(res.Holdings, u)
 	}
-	res.OpenWindows = openWindows(p.base, p.date)
+	res.OpenWindows = plan.OpenWindows(p.Base, p.Date)
 	for _, t := range order {
 		if !used[t] {
-			notes = append(notes, fmt.Sprintf("prices names %s, which is not held on %s; it is not used.", t, p.date))
+			notes = append(notes, fmt.Sprintf("prices names %s, which is not held on %s; it is not used.", t, p.Date))
 		}
 	}
 	if len(prices) > 0 && len(res.unpriced) > 0 {
@@ -139,43 +133,14 @@ func (p *planner) yearArg(v any, dateGiven bool) error {
 	if err != nil {
 		return err
 	}
-	if !dateGiven && !y.Contains(p.date) {
-		p.date = y.EndDate()
+	if !dateGiven && !y.Contains(p.Date) {
+		p.Date = y.EndDate()
 		if y.Contains(p.today) {
-			p.date = p.today
+			p.Date = p.today
 		}
 	}
-	p.setYear(y)
+	p.SetYear(y)
 	return nil
-}
-
-// fullSaleGain is the change in the year's net gain if all of a holding were sold on the plan's
-// date at price: the engine's figure with every rule.
-func (p *planner) fullSaleGain(h engine.Holding, pr price) (model.Money, error) {
-	_, ty, err := p.run([]sale{{ticker: h.Ticker, quantity: h.Quantity.Exact(), price: pr}})
-	if err != nil {
-		return model.Money{}, err
-	}
-	return delta(ty.NetGain, p.baseTY.NetGain), nil
-}
-
-// openWindows lists the sales in the 30 days up to d whose window reaches past d: a purchase
-// from d+1 to until would be matched with them.
-func openWindows(rep *engine.Report, d model.Date) []OpenWindow {
-	out := []OpenWindow{}
-	for _, ty := range rep.TaxYears {
-		if ty.EndDate < d.AddDays(-31) || ty.StartDate > d {
-			continue
-		}
-		for _, ds := range ty.Disposals {
-			until, safe := rebuyWindow(ds.Date)
-			if ds.Date > d || until < d || ds.Kind != "" {
-				continue
-			}
-			out = append(out, OpenWindow{Ticker: ds.Ticker, SaleDate: ds.Date, Quantity: ds.Quantity, Until: until, SafeRebuy: safe})
-		}
-	}
-	return out
 }
 
 // WriteText is the allowance for people.

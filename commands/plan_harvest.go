@@ -4,13 +4,13 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"sort"
 	"strings"
 
 	"github.com/shopspring/decimal"
 
 	"github.com/cgt-tools/cgt/cgt/engine"
 	"github.com/cgt-tools/cgt/cgt/model"
+	"github.com/cgt-tools/cgt/cgt/plan"
 	"github.com/cgt-tools/cgt/envelope"
 	"github.com/cgt-tools/cgt/registry"
 )
@@ -81,18 +81,8 @@ var PlanHarvest = registry.NewCommand(registry.Meta{
 	},
 }, planHarvest)
 
-// harvestUnit is the smallest quantity planned for a holding: one share, or the holding's own
-// smallest decimal place when it holds a fraction of a share.
-func harvestUnit(q decimal.Decimal) decimal.Decimal {
-	if q.Equal(q.Truncate(0)) {
-		return decimal.NewFromInt(1)
-	}
-	exp := q.Exponent()
-	if exp < -10 {
-		exp = -10
-	}
-	return decimal.New(1, exp)
-}
+// harvestUnit is the smallest quantity planned for a holding.
+func harvestUnit(q decimal.Decimal) decimal.Decimal { return plan.Unit(q) }
 
 func planHarvest(_ context.Context, deps *registry.Deps, a PlanHarvestArgs) (PlanHarvestResult, []string, error) {
 	prices, order, err := parsePrices(a.Prices)
@@ -110,12 +100,12 @@ func planHarvest(_ context.Context, deps *registry.Deps, a PlanHarvestArgs) (Pla
 	if err := p.yearArg(a.Year, a.Date != ""); err != nil {
 		return PlanHarvestResult{}, p.warnings(), err
 	}
-	if !p.year.Contains(p.date) {
+	if !p.Year.Contains(p.Date) {
 		return PlanHarvestResult{}, p.warnings(), envelope.New(envelope.InvalidArgument,
-			fmt.Sprintf("date %s is not in tax year %s", p.date, p.year.Period()), "Give a date in the year, or leave one of them out.",
+			fmt.Sprintf("date %s is not in tax year %s", p.Date, p.Year.Period()), "Give a date in the year, or leave one of them out.",
 			"date=2027-03-20").With("argument", "date")
 	}
-	target := p.baseTY.AnnualExemptAmount.Exact()
+	target := p.BaseTY.AnnualExemptAmount.Exact()
 	defaultTarget := true
 	if a.TargetGain != nil && a.TargetGain != "" {
 		ts := strings.TrimPrefix(strings.ReplaceAll(strings.TrimSpace(fmt.Sprint(a.TargetGain)), ",", ""), "£")
@@ -129,207 +119,56 @@ func planHarvest(_ context.Context, deps *registry.Deps, a PlanHarvestArgs) (Pla
 		}
 		target, defaultTarget = t, false
 	}
-	h, err := p.harvest(prices, target)
+	h, err := p.Harvest(prices, target)
 	if err != nil {
 		return PlanHarvestResult{}, p.warnings(), err
 	}
-	if h.sales == nil {
-		h.sales = []HarvestSale{}
-	}
-	_, safe := rebuyWindow(p.date)
-	res := PlanHarvestResult{Projection: true, Note: planNote, TaxYear: p.year.Period(), Date: p.date, Target: model.NewMoney(target),
-		Direction: h.direction, Before: p.figures(p.baseTY), After: p.figures(h.after), SafeRebuy: safe, Sales: h.sales, ledger: p.ledger,
+		_, safe := engine.ThirtyDayWindow(p.Date)
+	res := PlanHarvestResult{Projection: true, Note: planNote, TaxYear: p.Year.Period(), Date: p.Date, Target: model.NewMoney(target),
+		Direction: h.Direction, Before: p.Figures(p.BaseTY), After: p.Figures(h.After), SafeRebuy: safe, Sales: harvestSales(h.Sales, p.Date), ledger: p.ledger,
 		Defeats: fmt.Sprintf("Buying a security sold back on or before %s (30 days, \"bed and breakfast\") matches the purchase with the sale and undoes its gain or loss; buying it in an ISA, or by a spouse or civil partner, does not. From %s a purchase is safe.",
 			safe.AddDays(-1), safe)}
 	var lines []string
-	for _, s := range h.sales {
+	for _, s := range res.Sales {
 		lines = append(lines, s.Line)
 	}
 	res.Lines = strings.Join(lines, "\n")
 	var notes []string
 	for _, t := range order {
-		if _, ok := p.heldAt(t); !ok {
-			notes = append(notes, fmt.Sprintf("prices names %s, which is not held on %s; it is not used.", t, p.date))
+		if _, ok := p.HeldAt(t); !ok {
+			notes = append(notes, fmt.Sprintf("prices names %s, which is not held on %s; it is not used.", t, p.Date))
 		}
 	}
-	for _, s := range h.sales {
-		if sameDay, later := p.purchasesWithin(s.Ticker, p.date); sameDay || len(later) > 0 {
-			notes = append(notes, fmt.Sprintf("30-day rule: the ledger has a purchase of %s on or within 30 days after %s: it is matched with the planned sale first, which the gain shown includes.", s.Ticker, p.date))
+	for _, s := range res.Sales {
+		if sameDay, later := p.PurchasesWithin(s.Ticker, p.Date); sameDay || len(later) > 0 {
+			notes = append(notes, fmt.Sprintf("30-day rule: the ledger has a purchase of %s on or within 30 days after %s: it is matched with the planned sale first, which the gain shown includes.", s.Ticker, p.Date))
 		}
 	}
-	if len(h.unpriced) > 0 {
-		notes = append(notes, "no price given for "+strings.Join(h.unpriced, ", ")+": not considered.")
+	if len(h.Unpriced) > 0 {
+		notes = append(notes, "no price given for "+strings.Join(h.Unpriced, ", ")+": not considered.")
 	}
 	switch {
-	case h.direction == "none":
-		notes = append(notes, fmt.Sprintf("the year's net gain is already %s, the target: nothing to sell.", gbp(p.baseTY.NetGain)))
-	case len(h.sales) == 0 && h.direction == "gains":
+	case h.Direction == "none":
+		notes = append(notes, fmt.Sprintf("the year's net gain is already %s, the target: nothing to sell.", gbp(p.BaseTY.NetGain)))
+	case len(res.Sales) == 0 && h.Direction == "gains":
 		notes = append(notes, "no holding priced shows a gain small enough to sell without passing the target.")
-	case len(h.sales) == 0:
+	case len(res.Sales) == 0:
 		notes = append(notes, "no holding priced shows a loss to sell.")
 	}
-	if defaultTarget && res.Before.LossesAvailable.Sign() > 0 && h.direction == "gains" {
+	if defaultTarget && res.Before.LossesAvailable.Sign() > 0 && h.Direction == "gains" {
 		notes = append(notes, fmt.Sprintf("losses brought forward (%s) are set only against gains above the exempt amount; aiming higher (target_gain) would use them up instead of the tax.", gbp(res.Before.LossesAvailable)))
 	}
 	return res, p.warnings(notes...), nil
 }
 
-// harvestPlan is what harvest found.
-type harvestPlan struct {
-	direction string
-	sales     []HarvestSale
-	after     engine.TaxYear
-	unpriced  []string
-}
-
-// harvest chooses the sales: holdings are taken largest gain (or loss) first; each is sold in
-// full when that stays within the target, else in the largest number of whole shares that
-// does (found by bisection, every step run through the engine), and the next holdings fill what
-// is left. Each partial sale is then checked: one more share passes the target.
-func (p *planner) harvest(prices map[string]price, target decimal.Decimal) (harvestPlan, error) {
-	var hp harvestPlan
-	net := p.baseTY.NetGain.Exact()
-	dir := 0
-	switch {
-	case net.LessThan(target):
-		dir, hp.direction = 1, "gains"
-	case net.GreaterThan(target):
-		dir, hp.direction = -1, "losses"
-	default:
-		hp.direction, hp.after = "none", p.baseTY
-		return hp, nil
+// harvestSales are the chosen sales as results.
+func harvestSales(cs []plan.Chosen, d model.Date) []HarvestSale {
+	out := []HarvestSale{}
+	for _, c := range cs {
+		out = append(out, HarvestSale{Ticker: c.Ticker, Quantity: model.NewDecimal(c.Quantity), Held: model.NewDecimal(c.Held),
+			Price: c.Price.String(), Gain: c.Gain, WholeHolding: c.Whole, OneMore: c.OneMore, Line: c.Line(d), price: c.Price})
 	}
-	fits := func(ty engine.TaxYear) bool {
-		n := ty.NetGain.Exact()
-		if dir > 0 {
-			return n.LessThanOrEqual(target)
-		}
-		return n.GreaterThanOrEqual(target)
-	}
-	type candidate struct {
-		h    engine.Holding
-		pr   price
-		full decimal.Decimal
-	}
-	var cands []candidate
-	for _, h := range p.base.HoldingsAt(p.date) {
-		pr, ok := prices[strings.ToUpper(h.Ticker)]
-		if !ok {
-			hp.unpriced = append(hp.unpriced, h.Ticker)
-			continue
-		}
-		g, err := p.fullSaleGain(h, pr)
-		if err != nil {
-			return hp, err
-		}
-		if g.Exact().Sign() == dir {
-			cands = append(cands, candidate{h, pr, g.Exact()})
-		}
-	}
-	sort.SliceStable(cands, func(i, j int) bool { return cands[i].full.Abs().GreaterThan(cands[j].full.Abs()) })
-	var chosen []sale
-	cur := p.baseTY
-	with := func(s sale) (engine.TaxYear, error) {
-		_, ty, err := p.run(append(append([]sale{}, chosen...), s))
-		return ty, err
-	}
-	for _, c := range cands {
-		if cur.NetGain.Exact().Equal(target) {
-			break
-		}
-		held := c.h.Quantity.Exact()
-		unit := harvestUnit(held)
-		steps := held.Div(unit).IntPart()
-		mk := func(k int64) sale {
-			q := held
-			if k < steps {
-				q = unit.Mul(decimal.NewFromInt(k))
-			}
-			return sale{ticker: c.h.Ticker, quantity: q, price: c.pr}
-		}
-		one, err := with(mk(1))
-		if err != nil {
-			return hp, err
-		}
-		if !fits(one) {
-			continue
-		}
-		full, err := with(mk(steps))
-		if err != nil {
-			return hp, err
-		}
-		k, best := steps, full
-		if !fits(full) {
-			lo, hi, loTY := int64(1), steps, one
-			// A first guess from the full sale's gain per share (exact for a pool alone), tried
-			// with the engine and its neighbour; the bisection then has little or nothing left.
-			slack := target.Sub(cur.NetGain.Exact()).Abs()
-			if perShare := c.full.Abs().Div(decimal.NewFromInt(steps)); perShare.Sign() > 0 {
-				if guess := slack.Div(perShare).IntPart(); guess > lo && guess < hi {
-					ty, err := with(mk(guess))
-					if err != nil {
-						return hp, err
-					}
-					if fits(ty) {
-						lo, loTY = guess, ty
-						if guess+1 < hi {
-							next, err := with(mk(guess + 1))
-							if err != nil {
-								return hp, err
-							}
-							if fits(next) {
-								lo, loTY = guess+1, next
-							} else {
-								hi = guess + 1
-							}
-						}
-					} else {
-						hi = guess
-					}
-				}
-			}
-			for hi-lo > 1 {
-				mid := lo + (hi-lo)/2
-				ty, err := with(mk(mid))
-				if err != nil {
-					return hp, err
-				}
-				if fits(ty) {
-					lo, loTY = mid, ty
-				} else {
-					hi = mid
-				}
-			}
-			k, best = lo, loTY
-		}
-		chosen = append(chosen, mk(k))
-		cur = best
-	}
-	hp.after = cur
-	for i, s := range chosen {
-		held, _ := p.heldAt(s.ticker)
-		_, alone, err := p.run([]sale{s})
-		if err != nil {
-			return hp, err
-		}
-		hs := HarvestSale{Ticker: s.ticker, Quantity: model.NewDecimal(s.quantity), Held: held.Quantity, Price: s.price.String(),
-			Gain: delta(alone.NetGain, p.baseTY.NetGain), WholeHolding: s.quantity.Equal(held.Quantity.Exact()), Line: s.line(p.date), price: s.price}
-		if !hs.WholeHolding {
-			more := append([]sale{}, chosen...)
-			more[i].quantity = s.quantity.Add(harvestUnit(held.Quantity.Exact()))
-			_, ty, err := p.run(more)
-			if err != nil {
-				return hp, err
-			}
-			exceeds := !fits(ty)
-			hs.OneMore = &exceeds
-		}
-		hp.sales = append(hp.sales, hs)
-	}
-	if hp.sales == nil {
-		hp.sales = []HarvestSale{}
-	}
-	return hp, nil
+	return out
 }
 
 // WriteText is the plan for people.

@@ -10,6 +10,7 @@ import (
 
 	"github.com/cgt-tools/cgt/cgt/engine"
 	"github.com/cgt-tools/cgt/cgt/model"
+	"github.com/cgt-tools/cgt/cgt/plan"
 	"github.com/cgt-tools/cgt/envelope"
 	"github.com/cgt-tools/cgt/registry"
 )
@@ -87,13 +88,13 @@ func planSale(_ context.Context, deps *registry.Deps, a PlanSaleArgs) (PlanSaleR
 	if err != nil {
 		return PlanSaleResult{}, nil, err
 	}
-	if p.income, err = incomeFor(a.TaxableIncome, p.year); err != nil {
+	if p.Income, err = incomeFor(a.TaxableIncome, p.Year); err != nil {
 		return PlanSaleResult{}, nil, err
 	}
 	ticker := strings.ToUpper(strings.TrimSpace(a.Ticker))
-	held, ok := p.heldAt(ticker)
+	held, ok := p.HeldAt(ticker)
 	if !ok {
-		return PlanSaleResult{}, p.warnings(), p.notHeld(ticker)
+		return PlanSaleResult{}, p.warnings(), p.NotHeld(ticker)
 	}
 	ticker = held.Ticker
 	var qty decimal.Decimal
@@ -105,36 +106,36 @@ func planSale(_ context.Context, deps *registry.Deps, a PlanSaleArgs) (PlanSaleR
 	}
 	if qty.GreaterThan(held.Quantity.Exact()) {
 		return PlanSaleResult{}, p.warnings(), envelope.New(envelope.InvalidArgument,
-			fmt.Sprintf("quantity %s is more than the %s %s held on %s", qty, held.Quantity.Exact(), ticker, p.date),
+			fmt.Sprintf("quantity %s is more than the %s %s held on %s", qty, held.Quantity.Exact(), ticker, p.Date),
 			"Sell at most the shares held, or quantity=all.", "quantity=all").With("argument", "quantity").With("value", a.Quantity).With("held", held.Quantity.Exact().String())
 	}
-	s := sale{ticker: ticker, quantity: qty, price: pr, fees: fees}
-	_, after, err := p.run([]sale{s})
+	s := plan.Sale{Ticker: ticker, Quantity: qty, Price: pr, Fees: fees}
+	_, after, err := p.run([]plan.Sale{s})
 	if err != nil {
 		return PlanSaleResult{}, p.warnings(), err
 	}
-	until, safe := rebuyWindow(p.date)
-	res := PlanSaleResult{Projection: true, Note: planNote, Ticker: ticker, Date: p.date, Quantity: model.NewDecimal(qty),
-		Line: s.line(p.date), TaxYear: p.year.Period(), Before: p.figures(p.baseTY), After: p.figures(after),
+	until, safe := engine.ThirtyDayWindow(p.Date)
+	res := PlanSaleResult{Projection: true, Note: planNote, Ticker: ticker, Date: p.Date, Quantity: model.NewDecimal(qty),
+		Line: s.Line(p.Date), TaxYear: p.Year.Period(), Before: p.Figures(p.BaseTY), After: p.Figures(after),
 		MatchedTo: until, SafeRebuy: safe, ledger: p.ledger, price: pr}
-	res.Gain = delta(res.After.NetGain, res.Before.NetGain)
+	res.Gain = plan.Delta(res.After.NetGain, res.Before.NetGain)
 	if res.Before.Tax != nil && res.After.Tax != nil {
-		c := delta(*res.After.Tax, *res.Before.Tax)
+		c := plan.Delta(*res.After.Tax, *res.Before.Tax)
 		res.TaxCost = &c
 	}
-	if d := findDisposal(after, ticker, p.date); d != nil {
+	if d := plan.FindDisposal(after, ticker, p.Date); d != nil {
 		res.Disposal = *d
 	}
 	var notes []string
-	sameDay, later := p.purchasesWithin(ticker, p.date)
+	sameDay, later := p.PurchasesWithin(ticker, p.Date)
 	if sameDay {
-		notes = append(notes, fmt.Sprintf("the ledger has a purchase of %s on %s, the day of the sale: it is matched with the sale first (same-day rule, TCGA92/S105(1)).", ticker, p.date))
+		notes = append(notes, fmt.Sprintf("the ledger has a purchase of %s on %s, the day of the sale: it is matched with the sale first (same-day rule, TCGA92/S105(1)).", ticker, p.Date))
 	}
 	if len(later) > 0 {
 		notes = append(notes, fmt.Sprintf("30-day rule: the ledger has a purchase of %s on %s, within 30 days after the sale: it is matched with the sale before the pool (TCGA92/S106A(5)), which changes the gain.", ticker, later[0]))
 	}
-	if old := findDisposal(p.baseTY, ticker, p.date); old != nil {
-		notes = append(notes, fmt.Sprintf("the ledger already has a sale of %s on %s: same-day sales are one disposal, so the disposal shown includes it; gain is the change it makes.", ticker, p.date))
+	if old := plan.FindDisposal(p.BaseTY, ticker, p.Date); old != nil {
+		notes = append(notes, fmt.Sprintf("the ledger already has a sale of %s on %s: same-day sales are one disposal, so the disposal shown includes it; gain is the change it makes.", ticker, p.Date))
 	}
 	notes = append(notes, fmt.Sprintf("buying %s again up to %s (30 days) would be matched with this sale and change its gain; a purchase in an ISA or by a spouse is not; from %s a purchase is safe.", ticker, until, safe))
 	if a.TaxableIncome == nil {

@@ -327,12 +327,12 @@ func FuzzParsePrices(f *testing.F) {
 	f.Fuzz(func(t *testing.T, s string) {
 		if got, _, err := parsePrices(s); err == nil {
 			for tk, p := range got {
-				if tk == "" || p.amount.Sign() <= 0 || p.currency == "" {
+				if tk == "" || p.Amount.Sign() <= 0 || p.Currency == "" {
 					t.Fatalf("%q: accepted %q = %v", s, tk, p)
 				}
 			}
 		}
-		if p, err := parsePrice("price", s); err == nil && p.amount.Sign() <= 0 {
+		if p, err := parsePrice("price", s); err == nil && p.Amount.Sign() <= 0 {
 			t.Fatalf("%q: accepted %v", s, p)
 		}
 	})

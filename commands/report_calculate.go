@@ -10,7 +10,6 @@ import (
 	"github.com/shopspring/decimal"
 
 	"github.com/cgt-tools/cgt/cgt/engine"
-	"github.com/cgt-tools/cgt/cgt/model"
 	"github.com/cgt-tools/cgt/cgt/tax"
 	"github.com/cgt-tools/cgt/cgt/taxyear"
 	"github.com/cgt-tools/cgt/envelope"
@@ -287,27 +286,7 @@ func parseLosses(s string) (decimal.Decimal, error) {
 }
 
 // yearOrEmpty returns the report's entry for a tax year, or that year with zero totals.
-func yearOrEmpty(rep *engine.Report, y taxyear.Year) engine.TaxYear {
-	for _, ty := range rep.TaxYears {
-		if ty.Period == y.Period() {
-			return ty
-		}
-	}
-	zero := model.NewMoney(decimal.Zero)
-	carried := carriedInto(rep, y)
-	ty := engine.TaxYear{Period: y.Period(), StartDate: y.StartDate(), EndDate: y.EndDate(),
-		Proceeds: zero, AllowableCosts: zero, Gains: zero, Losses: zero, NetGain: zero,
-		AnnualExemptAmount: model.NewMoney(y.AnnualExemptAmount()), LossesBroughtForward: carried,
-		LossesUsed: zero, LossesCarriedForward: carried, TaxableGain: zero,
-		SA108:     engine.SA108{DisposalProceeds: zero, AllowableCosts: zero, GainsBeforeLosses: zero, LossesInYear: zero},
-		Dividends: engine.Dividends{Income: zero, TaxPaid: zero, Accumulations: zero, UKIncome: zero, ForeignIncome: zero, ForeignTaxPaid: zero},
-		Disposals: []engine.Disposal{}}
-	for _, p := range y.RatePeriods() {
-		ty.RatePeriods = append(ty.RatePeriods, engine.RatePeriodResult{RatePart: p.Part(),
-			Proceeds: zero, Gains: zero, Losses: zero, NetGain: zero})
-	}
-	return ty
-}
+func yearOrEmpty(rep *engine.Report, y taxyear.Year) engine.TaxYear { return rep.Year(y) }
 
 // emptyYearWarning says so when the year asked for has nothing in it (no disposal, no
 // dividend), naming the years that have: zero totals for a mistyped year look like a clean bill.
@@ -343,18 +322,6 @@ func plural(n int) string {
 		return ""
 	}
 	return "s"
-}
-
-// carriedInto is the losses available at the start of a year the report has no entry for:
-// what the last earlier year carried forward, or the losses brought into the ledger.
-func carriedInto(rep *engine.Report, y taxyear.Year) model.Money {
-	carried := rep.LossesBroughtForward
-	for _, ty := range rep.TaxYears {
-		if ty.StartDate < y.StartDate() {
-			carried = ty.LossesCarriedForward
-		}
-	}
-	return carried
 }
 
 // projectedWarning is the warning about a year= whose figures are assumed from an earlier

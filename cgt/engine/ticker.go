@@ -11,6 +11,12 @@ import (
 // bnbWindow is the 30-day rule's reach: an acquisition on day D+30 is inside, D+31 outside.
 const bnbWindow = 30
 
+// ThirtyDayWindow is the reach of the 30-day rule (TCGA92 s106A(5)) for a disposal on d: an
+// acquisition up to last is matched with it, and from firstOutside one is not.
+func ThirtyDayWindow(d model.Date) (last, firstOutside model.Date) {
+	return d.AddDays(bnbWindow), d.AddDays(bnbWindow + 1)
+}
+
 // pool is a Section 104 holding: the shares not identified under the same-day or 30-day
 // rules, at their total cost (TCGA 1992 s104).
 type pool struct {
