@@ -104,7 +104,8 @@ docs-test: docs
 # program (tar.gz; zip for Windows) and an MCP bundle (.mcpb), server.json for the MCP Registry,
 # and SHA256SUMS. Plain go build (CGO_ENABLED=0, -trimpath, the version stamped with -ldflags
 # -X); the same commit and Go version give the same bytes. VERSION defaults to the release in
-# internal/version.
+# internal/version. DIST must be new, empty, or hold only an earlier release (a marker file says so):
+# anything else, and the source tree or a folder containing it, is refused and left as it is.
 DIST ?= dist
 release:
 	$(GO) run ./cmd/cgt-release -out $(DIST) $(if $(VERSION),-version $(VERSION))

@@ -260,19 +260,26 @@ func checksums(sums map[string]string) []byte {
 	return b.Bytes()
 }
 
-// moduleRoot is the directory of go.mod, from the working directory up.
+// modulePath is the module cgt-release builds.
+const modulePath = "github.com/cgt-tools/cgt"
+
+// moduleRoot is the directory of cgt's go.mod, from the working directory up.
 func moduleRoot() (string, error) {
 	dir, err := os.Getwd()
 	if err != nil {
 		return "", err
 	}
 	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			return dir, nil
+		data, err := os.ReadFile(filepath.Join(dir, "go.mod"))
+		if err == nil {
+			if bytes.HasPrefix(bytes.TrimSpace(data), []byte("module "+modulePath+"\n")) {
+				return dir, nil
+			}
+			return "", fmt.Errorf("%s is not the go.mod of %s: run cgt-release from cgt's source tree", filepath.Join(dir, "go.mod"), modulePath)
 		}
 		parent := filepath.Dir(dir)
 		if parent == dir {
-			return "", fmt.Errorf("no go.mod above the working directory: run it from cgt's source tree")
+			return "", fmt.Errorf("no go.mod above the working directory: run cgt-release from cgt's source tree")
 		}
 		dir = parent
 	}

@@ -22,7 +22,7 @@ import (
 
 func main() {
 	ver := flag.String("version", version.Release, "the version to stamp and to name the files with")
-	out := flag.String("out", "dist", "the directory to write the release files to (emptied first)")
+	out := flag.String("out", "dist", "the directory to write the release files to: a new or empty one, or one holding only an earlier release (emptied first); never the source tree or a folder containing it")
 	only := flag.String("targets", "", "build only these targets, e.g. linux/amd64,darwin/arm64 (server.json needs all)")
 	flag.Parse()
 	if *only != "" {
@@ -60,10 +60,7 @@ func run(ver, out string) error {
 	if err != nil {
 		return err
 	}
-	if err := os.RemoveAll(out); err != nil {
-		return err
-	}
-	if err := os.MkdirAll(out, 0o755); err != nil {
+	if err := prepareOutput(root, out); err != nil {
 		return err
 	}
 	stage, err := os.MkdirTemp("", "cgt-release-")
