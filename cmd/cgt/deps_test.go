@@ -33,3 +33,59 @@ func TestCommandLineLinksNoServerOrGenerator(t *testing.T) {
 		}
 	}
 }
+
+// upperLayers are the packages above the domain and the registry: the application (commands,
+// the contract and its generator, the report views) and the front ends.
+var upperLayers = []string{"commands", "mcp", "cli", "toolcli", "gen", "catalog", "reportview"}
+
+// isUpperLayer reports whether pkg is one of upperLayers or below one.
+func isUpperLayer(pkg string) bool {
+	for _, l := range upperLayers {
+		p := modulePath + "/" + l
+		if pkg == p || strings.HasPrefix(pkg, p+"/") {
+			return true
+		}
+	}
+	return false
+}
+
+const modulePath = "github.com/cgt-tools/cgt"
+
+// goList runs go list -f FORMAT over the patterns from the module root, one line a package.
+func goList(t *testing.T, format string, patterns ...string) []string {
+	t.Helper()
+	cmd := exec.Command("go", append([]string{"list", "-f", format}, patterns...)...)
+	cmd.Dir = "../.."
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("go list %v: %v", patterns, err)
+	}
+	return strings.Split(strings.TrimSpace(string(out)), "\n")
+}
+
+// TestInternalHoldsLeafUtilitiesOnly checks the layers (CONTRIBUTING, "Layout"): internal/
+// holds leaf utilities, which import neither the application nor a front end; programs that
+// do (the release builder, the browser app's Go side) live with the programs under cmd/.
+func TestInternalHoldsLeafUtilitiesOnly(t *testing.T) {
+	for _, line := range goList(t, `{{.ImportPath}} {{join .Imports " "}}`, "./internal/...") {
+		f := strings.Fields(line)
+		for _, imp := range f[1:] {
+			if isUpperLayer(imp) {
+				t.Errorf("%s imports %s: internal/ holds leaf utilities only; a program belongs under cmd/", f[0], imp)
+			}
+		}
+	}
+}
+
+// TestDomainAndRegistryReachNoUpperLayer checks that nothing the domain (cgt/...) or the
+// registry depends on, directly or not, is the application or a front end.
+func TestDomainAndRegistryReachNoUpperLayer(t *testing.T) {
+	for _, line := range goList(t, `{{.ImportPath}} {{join .Deps " "}}`, "./cgt/...", "./registry/...", "./envelope/...", "./records/...") {
+		f := strings.Fields(line)
+		for _, dep := range f[1:] {
+			if isUpperLayer(dep) {
+				t.Errorf("%s depends on %s: the domain and the registry stand below the application and the front ends", f[0], dep)
+			}
+		}
+	}
+}
