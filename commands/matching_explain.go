@@ -64,6 +64,11 @@ func matchingExplain(_ context.Context, deps *registry.Deps, a MatchingExplainAr
 	if err != nil {
 		return MatchingExplainResult{}, warnings, err
 	}
+	if d := rep.Pending.KnownBefore(); d != 0 && date >= d {
+		return MatchingExplainResult{}, warnings, pendingError("the disposal on "+date.String(), rep.Pending.Rows,
+			fmt.Sprintf("Disposals before %s can be explained now.", d))
+	}
+	warnings = append(warnings, pendingWarnings(rep.Pending)...)
 	ticker := strings.ToUpper(strings.TrimSpace(a.Ticker))
 	var found []engine.Disposal
 	for _, ty := range rep.TaxYears {

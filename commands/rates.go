@@ -217,6 +217,7 @@ func calculateTxns(deps *registry.Deps, txns []model.Transaction, warnings []str
 		opts.Today = deps.Today()
 	}
 	opts.Context = deps.Context
+	opts.DeferLaterRates = true // each command checks whether its result needs them (rates_pending.go)
 	rep, err := engine.Calculate(txns, opts)
 	if err != nil {
 		return nil, warnings, withRatesRemedy(err, src)

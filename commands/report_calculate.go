@@ -115,6 +115,10 @@ func reportCalculate(_ context.Context, deps *registry.Deps, a ReportCalculateAr
 	if err := f.check(txns); err != nil {
 		return ReportResult{}, warnings, err
 	}
+	if err := reportNeedsRates(rep.Pending, year, hasYear, a.ledgerName()); err != nil {
+		return ReportResult{}, warnings, err
+	}
+	warnings = append(warnings, pendingWarnings(rep.Pending)...)
 	if hasYear {
 		empty := emptyYearWarning(rep, year, a.Year)
 		warnings = append(warnings, empty...)

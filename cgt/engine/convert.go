@@ -21,6 +21,7 @@ const divPlaces = 20
 // serves one goroutine.
 type converter struct {
 	rates fx.Source
+	later *laterRows // set in a lenient pass: a later month is recorded, not an error
 	last  fx.Rate
 	month int // year*12+month of last, 0 when none
 }
@@ -52,6 +53,10 @@ func (c *converter) rate(t *model.Transaction, currency string) (fx.Rate, error)
 	}
 	r, err := c.rates.Rate(currency, tm.Year(), tm.Month())
 	if err != nil {
+		if last, later := fx.Later(err); later && c.later != nil {
+			c.month = 0 // every row of the month is recorded
+			return c.later.standIn(t, currency, monthString(tm), last), nil
+		}
 		return fx.Rate{}, withLine(t, err)
 	}
 	if r.PerGBP.Sign() <= 0 {

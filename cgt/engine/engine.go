@@ -32,6 +32,11 @@ type Options struct {
 	// Context, when set, stops the calculation between securities once it is done (a server's
 	// cancelled call); Calculate then returns its error.
 	Context context.Context
+	// DeferLaterRates lets rows dated after the last month of rates available wait for their
+	// rate instead of failing the calculation: the report leaves out only what they could
+	// change and says so in Report.Pending (later.go). Without it such a row is an
+	// fx_rate_unavailable error.
+	DeferLaterRates bool
 }
 
 // parallelMin is the ledger size below which one goroutine is faster than several.
@@ -41,6 +46,21 @@ const parallelMin = 20000
 // report. The order of the transactions does not matter. Errors are *model.Error values with
 // a code (validation_error, fx_rate_unavailable, invalid_argument) and the ledger position.
 func Calculate(txns []model.Transaction, opts Options) (*Report, error) {
+	if !opts.DeferLaterRates {
+		return calculate(txns, opts, nil)
+	}
+	found := &laterRows{}
+	rep, err := calculate(txns, opts, found)
+	if err != nil || found.empty() {
+		return rep, err
+	}
+	return deferLater(txns, opts, rep, found)
+}
+
+// calculate is Calculate's one pass. With later set, a row on a month after the rates
+// available is recorded there and converted at a stand-in rate (deferLater reports none of
+// that pass's figures); without it, it is an error.
+func calculate(txns []model.Transaction, opts Options, later *laterRows) (*Report, error) {
 	if opts.LossesBroughtForward.Sign() < 0 {
 		return nil, &model.Error{Code: model.CodeInvalidArgument,
 			Message: "losses brought forward of " + opts.LossesBroughtForward.String() + " are negative",
@@ -59,7 +79,7 @@ func Calculate(txns []model.Transaction, opts Options) (*Report, error) {
 		}
 	}
 	c := &calc{txns: txns, led: led, place: place, ident: ident, ctx: opts.Context}
-	if err := c.runTickers(opts.Rates); err != nil {
+	if err := c.runTickers(opts.Rates, later); err != nil {
 		if c.ctx != nil && c.ctx.Err() != nil {
 			return nil, c.ctx.Err()
 		}
@@ -84,7 +104,7 @@ type calc struct {
 // not depend on scheduling. When shares pass from one ticker to another (a takeover, a
 // demerger), the giving ticker is worked through in an earlier stage than the receiving one.
 // The first error in ticker order (within the first stage that has one) is returned.
-func (c *calc) runTickers(rates fx.Source) error {
+func (c *calc) runTickers(rates fx.Source, later *laterRows) error {
 	c.results = make([]tickerResult, len(c.led.tickers))
 	stages := c.led.stages
 	if stages == nil {
@@ -105,7 +125,7 @@ func (c *calc) runTickers(rates fx.Source) error {
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
-				conv := &converter{rates: rates}
+				conv := &converter{rates: rates, later: later}
 				var sc scratch
 				for {
 					k := int(next.Add(1) - 1)

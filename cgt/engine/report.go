@@ -93,6 +93,9 @@ type Report struct {
 	// tickers pooled as one security, a corporate action given twice, ...). Front ends put
 	// them in the envelope's warnings.
 	Warnings []string `json:"-" record:"-"`
+	// Pending, set with Options.DeferLaterRates, names the rows dated after the last month of
+	// rates available and what the report leaves out because of them; nil when none.
+	Pending *RatesPending `json:"-" record:"-"`
 }
 
 // TaxYear holds the figures of one UK tax year (6 April to 5 April).

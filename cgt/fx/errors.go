@@ -1,6 +1,7 @@
 package fx
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 
@@ -133,4 +134,22 @@ func invalid(msg, example string) *model.Error {
 		Hint:     "Give a three-letter currency code, a year and a month number (1-12).",
 		Examples: []string{example},
 	}
+}
+
+// Later reports whether err is the missing-rate error of a month after the last month the
+// rates have for a known currency (a month HMRC may not have published yet, or that was not
+// fetched), and gives that last month. A month missing in between, or an unknown currency,
+// is not later: no newer file would supply it.
+func Later(err error) (last string, ok bool) {
+	var me *model.Error
+	if !errors.As(err, &me) || me.Code != model.CodeFXUnavailable {
+		return "", false
+	}
+	near, _ := me.Context["nearest"].(map[string]string)
+	rng, _ := me.Context["available_range"].(map[string]string)
+	period, _ := me.Context["period"].(string)
+	if near == nil || near["after"] != "" || rng["last"] == "" || period <= rng["last"] {
+		return "", false
+	}
+	return rng["last"], true
 }
