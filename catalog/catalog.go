@@ -128,20 +128,9 @@ func commandEntry(cmd registry.Command) Command {
 func ExampleLines(m *registry.Meta) []string {
 	out := make([]string, 0, len(m.Examples))
 	for _, e := range m.Examples {
-		out = append(out, "cgt "+m.Name+" "+shellJoin(e.Args))
+		out = append(out, "cgt "+m.Name+" "+registry.ShellJoin(e.Args))
 	}
 	return out
-}
-
-func shellJoin(args []string) string {
-	q := make([]string, len(args))
-	for i, a := range args {
-		if a == "" || strings.ContainsAny(a, " \t\n'\"{}[]$&|;<>()*?#\\") {
-			a = "'" + strings.ReplaceAll(a, "'", `'\''`) + "'"
-		}
-		q[i] = a
-	}
-	return strings.Join(q, " ")
 }
 
 func nonNil(s []string) []string {

@@ -75,7 +75,7 @@ func commandHelp(f *Factory, cmd registry.Command) int {
 	if len(m.Examples) > 0 {
 		fmt.Fprintln(w, "\nExamples:")
 		for _, e := range m.Examples {
-			fmt.Fprintf(w, "  # %s\n  cgt %s %s\n", e.Description, m.Name, strings.Join(e.Args, " "))
+			fmt.Fprintf(w, "  # %s\n  cgt %s %s\n", e.Description, m.Name, registry.ShellJoin(e.Args))
 		}
 	}
 	fmt.Fprintf(w, "\nSide effects: %s. MCP tool: %s.\n", m.SideEffects, m.MCPName)

@@ -107,6 +107,63 @@ func (p *planner) warnings(extra ...string) []string {
 	return append(out, extra...)
 }
 
+// checkPrices checks the prices given for holdings against the holdings' trades
+// (plan.CheckPrice): the warnings, or one error for every bare number given for a holding
+// traded in another currency, whose example is the prices argument with those fixed.
+func (p *planner) checkPrices(order []string, prices map[string]price) ([]string, error) {
+	var notes, msgs []string
+	fixed := map[string]price{}
+	for _, h := range p.Holdings() {
+		pr, ok := prices[strings.ToUpper(h.Ticker)]
+		if !ok {
+			continue
+		}
+		w, err := p.CheckPrice(h.Ticker, pr)
+		var ce *plan.CurrencyError
+		if errors.As(err, &ce) {
+			fixed[strings.ToUpper(h.Ticker)] = ce.InCurrency()
+			msgs = append(msgs, ce.Error())
+			continue
+		}
+		notes = append(notes, w...)
+	}
+	if len(msgs) == 0 {
+		return notes, nil
+	}
+	items := make([]string, 0, len(order))
+	for _, t := range order {
+		pr, ok := fixed[t]
+		if !ok {
+			pr = prices[t]
+		}
+		items = append(items, t+"="+priceArg(pr))
+	}
+	return notes, envelope.New(envelope.InvalidArgument, "prices: "+strings.Join(msgs, "; "),
+		"Give each price in the currency its security is traded in (write GBP for pounds): a number with no currency is read as pounds.",
+		`prices="`+strings.Join(items, ",")+`"`).With("argument", "prices")
+}
+
+// checkSalePrice is checkPrices for plan.sale's one price.
+func (p *planner) checkSalePrice(ticker string, pr price) ([]string, error) {
+	w, err := p.CheckPrice(ticker, pr)
+	var ce *plan.CurrencyError
+	if errors.As(err, &ce) {
+		return nil, envelope.New(envelope.InvalidArgument, "price: "+ce.Error(),
+			"Give the price in the currency the security is traded in (write GBP for pounds): a number with no currency is read as pounds.",
+			`price="`+priceArg(ce.InCurrency())+`"`).With("argument", "price").With("value", pr.Amount.String())
+	}
+	return w, err
+}
+
+// priceArg writes a price as it is given in an argument: the amount, and its currency when
+// one was written.
+func priceArg(pr price) string {
+	if pr.NoCurrency {
+		return pr.Amount.String()
+	}
+	return pr.Amount.String() + " " + pr.Currency
+}
+
 // price is an amount of money per share in a currency (GBP when none is given; GBX and GBp
 // are pence, read as the ledger reads them).
 type price = plan.Price
@@ -152,7 +209,8 @@ func parsePrice(arg string, v any) (price, error) {
 	if err != nil || d.Sign() <= 0 {
 		return price{}, bad(fmt.Sprintf("%q", amount))
 	}
-	if currency == "" {
+	bare := currency == ""
+	if bare {
 		currency = model.GBP
 	}
 	if currency != "GBp" {
@@ -161,7 +219,7 @@ func parsePrice(arg string, v any) (price, error) {
 	if !dsl.IsCurrency(currency) && currency != "GBX" && currency != "GBp" {
 		return price{}, bad(fmt.Sprintf("%q (currency %q)", amount+" "+currency, currency))
 	}
-	return price{Amount: d, Currency: currency}, nil
+	return price{Amount: d, Currency: currency, NoCurrency: bare}, nil
 }
 
 // parsePrices reads "AAPL=190.50 USD,VWRL=98.2", a list of such items, or an object from

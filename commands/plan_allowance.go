@@ -85,11 +85,14 @@ func planAllowance(_ context.Context, deps *registry.Deps, a PlanAllowanceArgs) 
 	if err := p.yearArg(a.Year, a.Date != ""); err != nil {
 		return PlanAllowanceResult{}, p.warnings(), err
 	}
+	notes, err := p.checkPrices(order, prices)
+	if err != nil {
+		return PlanAllowanceResult{}, p.warnings(), err
+	}
 	res := PlanAllowanceResult{Projection: true, Note: planNote, TaxYear: p.Year.Period(), Date: p.Date,
 		DisposalCount: p.BaseTY.DisposalCount, AnnualExemptAmount: p.BaseTY.AnnualExemptAmount,
 		YearFigures: p.Figures(p.BaseTY), Holdings: []Unrealised{}, OpenWindows: []OpenWindow{}, ledger: p.ledger, year: p.Year}
 	used := map[string]bool{}
-	var notes []string
 	for _, h := range p.Holdings() {
 		u := Unrealised{Ticker: h.Ticker, Quantity: h.Quantity, Cost: h.Cost}
 		pr, ok := prices[strings.ToUpper(h.Ticker)]

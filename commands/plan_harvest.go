@@ -105,6 +105,10 @@ func planHarvest(_ context.Context, deps *registry.Deps, a PlanHarvestArgs) (Pla
 			fmt.Sprintf("date %s is not in tax year %s", p.Date, p.Year.Period()), "Give a date in the year, or leave one of them out.",
 			"date=2027-03-20").With("argument", "date")
 	}
+	priceNotes, err := p.checkPrices(order, prices)
+	if err != nil {
+		return PlanHarvestResult{}, p.warnings(), err
+	}
 	target := p.BaseTY.AnnualExemptAmount.Exact()
 	defaultTarget := true
 	if a.TargetGain != nil && a.TargetGain != "" {
@@ -133,7 +137,7 @@ func planHarvest(_ context.Context, deps *registry.Deps, a PlanHarvestArgs) (Pla
 		lines = append(lines, s.Line)
 	}
 	res.Lines = strings.Join(lines, "\n")
-	var notes []string
+	notes := priceNotes
 	for _, t := range order {
 		if _, ok := p.HeldAt(t); !ok {
 			notes = append(notes, fmt.Sprintf("prices names %s, which is not held on %s; it is not used.", t, p.Date))

@@ -97,6 +97,10 @@ func planSale(_ context.Context, deps *registry.Deps, a PlanSaleArgs) (PlanSaleR
 		return PlanSaleResult{}, p.warnings(), p.NotHeld(ticker)
 	}
 	ticker = held.Ticker
+	priceNotes, err := p.checkSalePrice(ticker, pr)
+	if err != nil {
+		return PlanSaleResult{}, p.warnings(), err
+	}
 	var qty decimal.Decimal
 	if q := strings.TrimSpace(a.Quantity); strings.EqualFold(q, "all") {
 		qty = held.Quantity.Exact()
@@ -126,7 +130,7 @@ func planSale(_ context.Context, deps *registry.Deps, a PlanSaleArgs) (PlanSaleR
 	if d := plan.FindDisposal(after, ticker, p.Date); d != nil {
 		res.Disposal = *d
 	}
-	var notes []string
+	notes := priceNotes
 	sameDay, later := p.PurchasesWithin(ticker, p.Date)
 	if sameDay {
 		notes = append(notes, fmt.Sprintf("the ledger has a purchase of %s on %s, the day of the sale: it is matched with the sale first (same-day rule, TCGA92/S105(1)).", ticker, p.Date))

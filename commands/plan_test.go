@@ -337,3 +337,36 @@ func FuzzParsePrices(f *testing.F) {
 		}
 	})
 }
+
+func TestPlanPriceIsCheckedAgainstTheHoldingsTrades(t *testing.T) {
+	ledger := planLedgers(t)["planning"] + "\n2024-01-02 BUY LLOY 1000 @ 45 GBX\n"
+	sale := func(ticker, price string) envelope.Result {
+		raw, _ := json.Marshal(map[string]any{"cgt_content": ledger, "ticker": ticker, "quantity": "10", "price": price, "date": planDate, "rates": planRates})
+		return testRegistry(t).Execute(context.Background(), "plan.sale", raw)
+	}
+	res := sale("AAPL", "230")
+	if res.OK || res.Error.Code != envelope.InvalidArgument || len(res.Error.Examples) != 1 || res.Error.Examples[0] != `price="230 USD"` {
+		t.Fatalf("a bare price for a USD holding: %s", envelope.MarshalCompact(res))
+	}
+	for _, c := range []struct{ ticker, price, warn string }{
+		{"AAPL", "230 USD", ""},
+		{"AAPL", "230 GBP", "is traded in USD"},
+		{"VOD.L", "72", "about 100 times"},
+		{"VOD.L", "72 GBX", ""},
+		{"VOD.L", "0.72", ""},
+		{"LLOY", "45", "pence written as pounds"},
+		{"LLOY", "45 GBX", ""},
+		{"VWRL", "0.98", "about a hundredth"},
+	} {
+		res := sale(c.ticker, c.price)
+		if !res.OK {
+			t.Errorf("%s at %s: %s", c.ticker, c.price, envelope.MarshalCompact(res))
+			continue
+		}
+		all := strings.Join(res.Warnings, "\n")
+		priceWarned := strings.Contains(all, "the price "+c.price)
+		if c.warn == "" && priceWarned || c.warn != "" && !strings.Contains(all, c.warn) {
+			t.Errorf("%s at %s: warnings %q, want %q", c.ticker, c.price, res.Warnings, c.warn)
+		}
+	}
+}

@@ -186,11 +186,24 @@ func schemaError(c Command) *envelope.Error {
 
 func (c *command[A, R]) schemaErr() error { c.init(); return c.errSch }
 
+// ShellJoin writes command-line words as a POSIX shell reads them back: a word with a space
+// or a character the shell treats specially is single-quoted, so an example runs as printed.
+func ShellJoin(args []string) string {
+	q := make([]string, len(args))
+	for i, a := range args {
+		if a == "" || strings.ContainsAny(a, " \t\n'\"{}[]$&|;<>()*?#\\~`!") {
+			a = "'" + strings.ReplaceAll(a, "'", `'\''`) + "'"
+		}
+		q[i] = a
+	}
+	return strings.Join(q, " ")
+}
+
 // WithExample attaches the command's first example, in CLI form, to an argument error that
 // has none.
 func WithExample(e *envelope.Error, c Command) *envelope.Error {
 	if len(e.Examples) == 0 && len(c.Meta().Examples) > 0 {
-		e.Examples = []string{"cgt " + c.Meta().Name + " " + strings.Join(c.Meta().Examples[0].Args, " ")}
+		e.Examples = []string{"cgt " + c.Meta().Name + " " + ShellJoin(c.Meta().Examples[0].Args)}
 	}
 	return e
 }

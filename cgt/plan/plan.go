@@ -49,6 +49,8 @@ type Planner struct {
 	Base   *engine.Report // the ledger as it is
 	BaseTY engine.TaxYear // the plan's tax year in Base
 	Income *tax.Income    // for the tax, when known
+
+	ids *engine.Securities // the ledger's identities, read when first needed
 }
 
 // New runs the engine once on the ledger as it is, for a plan dated d in d's tax year.
@@ -92,8 +94,9 @@ func (p *Planner) Warnings() []string {
 // Price is an amount of money per share in a currency (GBX and GBp are pence, read as the
 // ledger reads them).
 type Price struct {
-	Amount   decimal.Decimal
-	Currency string
+	Amount     decimal.Decimal
+	Currency   string
+	NoCurrency bool // none was written: read as pounds (see CheckPrice)
 }
 
 func (p Price) String() string { return p.Amount.String() + " " + p.Currency }
@@ -191,12 +194,14 @@ func (p *Planner) NotHeld(ticker string) error {
 		msg += "; held then: " + strings.Join(held, ", ")
 	}
 	hint := "Name a ticker held on the plan's date (holdings.list shows them)."
-	example := `{"ticker":"VWRL","quantity":"10","price":"98.20 GBP"}`
+	var examples []string
 	if near := engine.NearTickers(ticker, held); len(near) > 0 {
 		hint = "Did you mean " + strings.Join(near, " or ") + "? " + hint
-		example = `{"ticker":"` + near[0] + `","quantity":"10","price":"98.20 GBP"}`
+		examples = []string{`{"ticker":"` + near[0] + `"}`}
+	} else if len(held) > 0 {
+		examples = []string{`{"ticker":"` + held[0] + `"}`}
 	}
-	return &model.Error{Code: model.CodeInvalidArgument, Message: msg, Hint: hint, Examples: []string{example},
+	return &model.Error{Code: model.CodeInvalidArgument, Message: msg, Hint: hint, Examples: examples,
 		Value: ticker, Context: map[string]any{"argument": "ticker"}}
 }
 
