@@ -1,10 +1,12 @@
 package commands
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"io"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/cgt-tools/cgt/cgt/dsl"
@@ -19,16 +21,18 @@ import (
 const ledgerExample = "2024-04-01 BUY AAPL 100 @ 150.00 USD FEES 5.00 USD\n2024-06-20 SELL AAPL 50 @ 180.00 USD"
 
 // LedgerArgs are the arguments of every command that reads a ledger: paths, inline content,
-// a transactions array and extra lines, in any combination (at least one).
+// a transactions array and extra lines, in any combination (at least one), and the accounts
+// the files are in.
 type LedgerArgs struct {
 	Path         []string         `json:"path,omitempty" jsonschema_description:"Ledger files or broker exports, combined." cgt:"pos=0,alias=file,alias=files"`
 	CGTContent   string           `json:"cgt_content,omitempty" jsonschema_description:"Ledger text (cgt lines, or a JSON array)." cgt:"alias=content"`
 	Transactions []map[string]any `json:"transactions,omitempty" jsonschema_description:"Transaction objects {date, action, ticker, quantity, price, fees}."`
 	Extra        []string         `json:"extra,omitempty" jsonschema_description:"More ledger lines (cited extra:N)."`
+	Accounts     *AccountsArg     `json:"accounts,omitempty" jsonschema_description:"Each file's account: GLOB=LABEL:TYPE,... (TYPE ISA LISA JISA SIPP GIA)."`
 }
 
 func (a LedgerArgs) ledger() ledgerInput {
-	return ledgerInput{a.CGTContent, a.Transactions, a.Path, a.Extra}
+	return ledgerInput{content: a.CGTContent, transactions: a.Transactions, paths: a.Path, extra: a.Extra, accounts: a.Accounts}
 }
 
 // ledgerInput is the ways a ledger-reading command receives its ledger; they combine.
@@ -37,6 +41,14 @@ type ledgerInput struct {
 	transactions []map[string]any
 	paths        []string
 	extra        []string
+	accounts     *AccountsArg
+	files        []InlineFile
+}
+
+// InlineFile is a file given by its content: a ledger or a broker export, cited by its name.
+type InlineFile struct {
+	Name    string `json:"name"`
+	Content string `json:"content"`
 }
 
 // extraFile is the name the extra lines are read under, so they are cited as extra:N.
@@ -45,111 +57,78 @@ const extraFile = "extra"
 // readLedger reads the inputs given (files, then inline content, then the extra lines, then a
 // transactions array) into transactions, with the warnings the reader raised (overlapping files).
 func readLedger(deps *registry.Deps, in ledgerInput) ([]model.Transaction, []string, error) {
-	if in.content == "" && in.transactions == nil && len(in.paths) == 0 && len(in.extra) == 0 {
+	if in.content == "" && in.transactions == nil && len(in.paths) == 0 && len(in.extra) == 0 && len(in.files) == 0 {
 		return nil, nil, envelope.New(envelope.UsageError,
 			"give a ledger: path (ledger files), cgt_content (ledger text), transactions (a JSON array) or extra (ledger lines)",
 			"Pass the ledger inline as cgt_content, or name files with path; they combine.", `cgt_content="`+ledgerExample+`"`).
 			With("given", 0)
 	}
-	txns, warnings, err := readInput(deps, in)
-	if err == nil && len(txns) == 0 {
+	loaded, warnings, err := loadInput(deps, in, imports.Options{})
+	if err != nil {
+		return nil, warnings, err
+	}
+	if len(loaded.Transactions) == 0 {
 		// An empty result from an empty ledger looks like a clean bill; say why it is empty.
 		warnings = append(warnings, "the ledger has no transactions (is it empty, or all comments?)")
 	}
-	return txns, warnings, err
+	return loaded.Transactions, warnings, nil
 }
 
-func readInput(deps *registry.Deps, in ledgerInput) ([]model.Transaction, []string, error) {
-	if in.content != "" && in.transactions == nil && len(in.paths) == 0 && len(in.extra) == 0 {
-		return readFiles([]dsl.Input{{Content: []byte(in.content)}}, imports.Options{})
-	}
-	inputs, pathWarnings, err := readPaths(deps, in.paths)
+// loadInput reads every input through cgt/sources: the files (paths), the inline content,
+// the extra lines and a transactions array, in that order, with the accounts given.
+func loadInput(deps *registry.Deps, in ledgerInput, opts imports.Options) (*sources.Loaded, []string, error) {
+	rules, err := in.accounts.rules()
 	if err != nil {
 		return nil, nil, err
+	}
+	inputs, warnings, err := readPaths(deps, in.paths)
+	if err != nil {
+		return nil, nil, err
+	}
+	for _, f := range in.files {
+		inputs = append(inputs, sources.Input{File: f.Name, Content: []byte(f.Content)})
 	}
 	if in.content != "" {
 		name := ""
 		if len(inputs) > 0 || len(in.extra) > 0 {
 			name = "content" // cited as content:N beside the files
 		}
-		inputs = append(inputs, dsl.Input{File: name, Content: []byte(in.content)})
+		inputs = append(inputs, sources.Input{File: name, Content: []byte(in.content)})
 	}
 	if len(in.extra) > 0 {
-		inputs = append(inputs, dsl.Input{File: extraFile, Content: []byte(strings.Join(in.extra, "\n"))})
-	}
-	srcs, err := readSources(inputs, imports.Options{})
-	if err != nil {
-		return nil, pathWarnings, err
+		inputs = append(inputs, sources.Input{File: extraFile, Content: []byte(strings.Join(in.extra, "\n"))})
 	}
 	if in.transactions != nil {
 		arr, err := parseTransactionArray(in.transactions)
 		if err != nil {
-			return nil, pathWarnings, err
+			return nil, warnings, err
 		}
-		srcs = append(srcs, sources.Source{Transactions: arr})
+		inputs = append(inputs, sources.Input{Transactions: nonNil(arr)})
 	}
-	txns, warnings := sources.Combine(srcs)
-	return txns, append(pathWarnings, warnings...), nil
-}
-
-// readFiles reads ledgers and broker exports, told apart by their content: a file an
-// importer recognises is converted (opts may force the format and label the account), any
-// other is read as a ledger. The sources are combined (cgt/sources): transactions keep the
-// order of the files, and a row a second source gives again counts once, with a warning.
-func readFiles(inputs []dsl.Input, opts imports.Options) ([]model.Transaction, []string, error) {
-	srcs, err := readSources(inputs, opts)
+	ctx := deps.Context
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	loaded, err := sources.Load(ctx, inputs, sources.Options{Import: opts, Accounts: rules, ReadFile: includeReader(deps)})
 	if err != nil {
-		return nil, nil, err
+		return nil, warnings, err
 	}
-	txns, warnings := sources.Combine(srcs)
-	return txns, warnings, nil
+	return loaded, append(warnings, loaded.Warnings...), nil
 }
 
-// readSources parses each input: an export through its importer, anything else as a ledger.
-func readSources(inputs []dsl.Input, opts imports.Options) ([]sources.Source, error) {
-	srcs := make([]sources.Source, 0, len(inputs))
-	for _, in := range inputs {
-		if imports.Detect(in.Content) == nil && (opts.Broker == "" || opts.Broker == "auto") {
-			if looksTabular(in.Content) {
-				return nil, imports.Unrecognised(displayName(in.File), in.Content)
-			}
-			txns, err := dsl.ParseAuto(in.File, in.Content)
-			if err != nil {
-				return nil, err
-			}
-			srcs = append(srcs, sources.Source{File: in.File, Transactions: txns})
-			continue
-		}
-		imp, err := imports.Read(in.File, in.Content, opts)
-		if err != nil {
-			return nil, err
-		}
-		srcs = append(srcs, sources.Source{File: in.File, Import: imp})
+func nonNil(t []model.Transaction) []model.Transaction {
+	if t == nil {
+		return []model.Transaction{}
 	}
-	return srcs, nil
+	return t
 }
 
-// looksTabular reports content that is plainly not a ledger, so that an unrecognised export
-// is reported as one (with the formats cgt knows) rather than as a ledger syntax error on its
-// first line: XML, or a first line of comma-separated names.
-func looksTabular(src []byte) bool {
-	c := imports.Sniff(src)
-	if c.XMLRoot != "" || c.JSONKeys != nil {
-		return true
+// includeReader reads the files a ledger's INCLUDE lines name, under the front end's rules.
+func includeReader(deps *registry.Deps) func(string) ([]byte, error) {
+	if deps.ReadFile == nil {
+		return nil
 	}
-	h := strings.TrimSpace(c.Header)
-	if strings.HasPrefix(h, "[") { // a JSON ledger, on one line or several
-		return false
-	}
-	return strings.Count(h, ",") >= 2 && !strings.HasPrefix(h, "#") &&
-		(len(h) == 0 || h[0] < '0' || h[0] > '9')
-}
-
-func displayName(file string) string {
-	if file == "" {
-		return "the content"
-	}
-	return file
+	return func(p string) ([]byte, error) { return readPath(deps, p) }
 }
 
 // parseTransactionArray reads the transactions given as JSON objects.
@@ -168,8 +147,8 @@ func parseTransactionArray(items []map[string]any) ([]model.Transaction, error) 
 // readPaths reads the files named. A path named twice, in the same or another spelling
 // (a.csv and ./a.csv), is read once, with a warning; the same file reached another way (a
 // link, a copy) is read again and its rows count once when the sources are combined.
-func readPaths(deps *registry.Deps, paths []string) ([]dsl.Input, []string, error) {
-	inputs := make([]dsl.Input, 0, len(paths))
+func readPaths(deps *registry.Deps, paths []string) ([]sources.Input, []string, error) {
+	inputs := make([]sources.Input, 0, len(paths))
 	seen := make(map[string]string, len(paths))
 	var warnings []string
 	for _, p := range paths {
@@ -187,11 +166,11 @@ func readPaths(deps *registry.Deps, paths []string) ([]dsl.Input, []string, erro
 		if err != nil {
 			return nil, nil, err
 		}
-		name := p
+		name, at := p, p
 		if p == "-" {
-			name = "stdin"
+			name, at = "stdin", ""
 		}
-		inputs = append(inputs, dsl.Input{File: name, Content: b})
+		inputs = append(inputs, sources.Input{File: name, Path: at, Content: b})
 	}
 	return inputs, warnings, nil
 }
@@ -227,4 +206,64 @@ func unwrapPathError(err error) string {
 		}
 		err = u
 	}
+}
+
+// AccountsArg is the accounts argument: which account (and type) each file's rows are in.
+// Over JSON a string ("t212-isa*.csv=MYISA:ISA,ibkr.xml=IBKR:GIA"), a list of such items, or
+// an object {"GLOB": "LABEL:TYPE"}; in the CLI the string.
+type AccountsArg struct {
+	raw json.RawMessage
+}
+
+// UnmarshalJSON keeps the value as given; rules reads it, so errors name the argument.
+func (a *AccountsArg) UnmarshalJSON(b []byte) error {
+	a.raw = append(json.RawMessage(nil), b...)
+	return nil
+}
+
+// MarshalJSON writes the value as given.
+func (a AccountsArg) MarshalJSON() ([]byte, error) {
+	if len(a.raw) == 0 {
+		return []byte("null"), nil
+	}
+	return a.raw, nil
+}
+
+// SchemaMap publishes the three forms as alternatives of the one property.
+func (AccountsArg) SchemaMap() map[string]any {
+	return map[string]any{"oneOf": []any{
+		map[string]any{"type": "string"},
+		map[string]any{"type": "array", "items": map[string]any{"type": "string"}},
+		map[string]any{"type": "object", "additionalProperties": map[string]any{"type": "string"}},
+	}}
+}
+
+// rules reads the argument into the accounts rules (none when it was not given).
+func (a *AccountsArg) rules() ([]sources.AccountRule, error) {
+	if a == nil || len(a.raw) == 0 || string(a.raw) == "null" {
+		return nil, nil
+	}
+	var items []string
+	var one string
+	var list []string
+	var obj map[string]string
+	switch {
+	case json.Unmarshal(a.raw, &one) == nil:
+		items = []string{one}
+	case json.Unmarshal(a.raw, &list) == nil:
+		items = list
+	case json.Unmarshal(a.raw, &obj) == nil:
+		keys := make([]string, 0, len(obj))
+		for k := range obj {
+			keys = append(keys, k)
+		}
+		slices.Sort(keys)
+		for _, k := range keys {
+			items = append(items, k+"="+obj[k])
+		}
+	default:
+		return nil, envelope.New(envelope.InvalidArgument, "accounts must be a string GLOB=LABEL:TYPE[,...], a list of them, or an object {GLOB: \"LABEL:TYPE\"}",
+			"Say which account each file is in.", "accounts=t212-isa*.csv=MYISA:ISA").With("argument", "accounts")
+	}
+	return sources.ParseAccounts(items)
 }

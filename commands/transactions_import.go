@@ -2,6 +2,7 @@ package commands
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"slices"
@@ -24,6 +25,7 @@ type TransactionsImportArgs struct {
 	Broker      BrokerName `json:"broker,omitempty" jsonschema_description:"Format (default auto)." cgt:"alias=format"`
 	Account     string     `json:"account,omitempty" jsonschema_description:"Account label for every row."`
 	AccountType string     `json:"account_type,omitempty" jsonschema:"enum=ISA,enum=LISA,enum=JISA,enum=SIPP,enum=GIA" jsonschema_description:"Its type; ISA, LISA, JISA and SIPP rows are outside CGT."`
+	Accounts    *AccountsArg `json:"accounts,omitempty" jsonschema_description:"Each file's account: GLOB=LABEL:TYPE,... (TYPE ISA LISA JISA SIPP GIA)."`
 }
 
 // TransactionsImportResult is the imported ledger and the account of every file's rows.
@@ -76,40 +78,42 @@ func transactionsImport(_ context.Context, deps *registry.Deps, a TransactionsIm
 			"Give the account label with account, and its type with account_type.", "cgt transactions.import isa.csv account=T212-ISA account_type=ISA").
 			With("argument", "account_type")
 	}
-	inputs, warnings, err := readPaths(deps, a.Path)
+	in := ledgerInput{paths: a.Path, accounts: a.Accounts}
+	opts := imports.Options{Broker: string(a.Broker), Account: a.Account}
+	if a.AccountType != "" {
+		typ, msg, hint := dsl.CheckAccountType(a.AccountType)
+		if msg != "" {
+			return TransactionsImportResult{}, nil, envelope.New(envelope.InvalidArgument, msg, hint, "account_type=ISA").With("argument", "account_type")
+		}
+		rule := a.Account + ":" + typ
+		raw, _ := json.Marshal(map[string]string{"*": rule})
+		if a.Accounts != nil && len(a.Accounts.raw) > 0 {
+			extra, err := a.Accounts.rules()
+			if err != nil {
+				return TransactionsImportResult{}, nil, err
+			}
+			items := []string{"*=" + rule}
+			for _, r := range extra {
+				items = append(items, r.Glob+"="+r.Label+":"+r.Type)
+			}
+			raw, _ = json.Marshal(items)
+		}
+		in.accounts = &AccountsArg{raw: raw}
+		opts.Account = ""
+	}
+	loaded, warnings, err := loadContent(deps, in, a.Content, a.FileName, opts)
 	if err != nil {
 		return TransactionsImportResult{}, nil, err
 	}
-	if a.Content != "" {
-		name := a.FileName
-		if name == "" {
-			name = "content"
-		}
-		inputs = append(inputs, dsl.Input{File: name, Content: []byte(a.Content)})
-	}
-	opts := imports.Options{Broker: string(a.Broker), Account: a.Account}
-	imps := make([]*imports.Import, 0, len(inputs))
-	srcs := make([]sources.Source, 0, len(inputs)+1)
-	for _, in := range inputs {
-		imp, err := imports.Read(in.File, in.Content, opts)
-		if err != nil {
-			return TransactionsImportResult{}, nil, err
-		}
-		imps = append(imps, imp)
-		srcs = append(srcs, sources.Source{File: in.File, Import: imp})
-	}
-	if a.AccountType != "" {
-		decl := sources.Source{Transactions: []model.Transaction{accountDeclaration(imps, a.Account, a.AccountType)}}
-		srcs = append([]sources.Source{decl}, srcs...)
-	}
-	txns, combined := sources.Combine(srcs)
-	warnings = append(append(warnings, combined...), engine.WrapperWarnings(txns)...)
+	txns := loaded.Transactions
+	warnings = append(warnings, engine.WrapperWarnings(txns)...)
 	slices.SortStableFunc(txns, func(x, y model.Transaction) int { return int(x.Date - y.Date) })
 	res := TransactionsImportResult{Count: len(txns), Transactions: make([]ImportedTransaction, len(txns)), txns: txns}
 	for i, t := range txns {
 		res.Transactions[i] = importedJSON(t)
 	}
-	for _, imp := range imps {
+	res.Imports = []imports.Report{}
+	for _, imp := range loaded.Imports {
 		res.Imports = append(res.Imports, imp.Report)
 	}
 	res.reports = res.Imports
@@ -120,22 +124,16 @@ func transactionsImport(_ context.Context, deps *registry.Deps, a TransactionsIm
 	return res, warnings, nil
 }
 
-// accountDeclaration is the ACCOUNT line that account_type asks for, dated on the first day
-// of the imported transactions (declarations apply to the whole ledger).
-func accountDeclaration(imps []*imports.Import, account, typ string) model.Transaction {
-	var first model.Date
-	for _, imp := range imps {
-		for _, t := range imp.Transactions {
-			if first == 0 || t.Date < first {
-				first = t.Date
-			}
-		}
+// loadContent is loadInput with an export's content given inline under its file name.
+func loadContent(deps *registry.Deps, in ledgerInput, content, fileName string, opts imports.Options) (*sources.Loaded, []string, error) {
+	if content == "" {
+		return loadInput(deps, in, opts)
 	}
-	if first == 0 {
-		first = model.NewDate(2000, 1, 1)
+	if fileName == "" {
+		fileName = "content"
 	}
-	return model.Transaction{Date: first, Action: model.AccountDecl, Ticker: account, AccountType: typ,
-		Source: model.Source{File: "account_type", Index: 0}}
+	in.files = append(in.files, InlineFile{Name: fileName, Content: content})
+	return loadInput(deps, in, opts)
 }
 
 // importedJSON is the JSON form of an imported transaction with its labels.

@@ -14,6 +14,12 @@ func (p *parser) parseLine(t *model.Transaction) (bool, *model.Error) {
 	if err != nil || first.empty() {
 		return false, err
 	}
+	if equalFold(first.text, includeKeyword) {
+		e := p.fail(model.CodeParse, first.off, "", "an INCLUDE line is read only by the commands that read ledgers (SplitIncludes), not here",
+			"give the ledger to a command such as report.calculate, or name the file itself")
+		e.Examples = []string{IncludeExample}
+		return false, e
+	}
 	date, err := p.date(first)
 	if err != nil {
 		return false, err

@@ -38,7 +38,7 @@ func WrapperWarnings(txns []model.Transaction) []string {
 		up := strings.ToUpper(t.Account)
 		u, ok := uses[up]
 		if !ok {
-			typ := WrapperType(t.Account)
+			typ := model.WrapperType(t.Account)
 			if uses == nil {
 				uses = map[string]*use{}
 			}
@@ -71,37 +71,6 @@ func WrapperWarnings(txns []model.Transaction) []string {
 			u.label, u.typ, what, u.from, label, u.typ, u.typ, u.from, label))
 	}
 	return out
-}
-
-// WrapperType is the wrapper an account label looks like (ISA, LISA, JISA or SIPP), or "":
-// a word of the label is one of them, or starts or ends with one ("MYISA", "SIPP2"), or it
-// says "Stocks & Shares" or "S&S".
-func WrapperType(label string) string {
-	up := strings.ToUpper(label)
-	words := strings.FieldsFunc(up, func(r rune) bool { return !(r >= 'A' && r <= 'Z' || r >= '0' && r <= '9') })
-	for _, w := range words {
-		for _, typ := range []string{"LISA", "JISA", "SIPP", "ISA"} {
-			if w == typ || strings.HasPrefix(w, typ) && digitsOnly(w[len(typ):]) || strings.HasSuffix(w, typ) && len(w) <= len(typ)+4 {
-				if typ == "ISA" && (w == "VISA" || w == "PISA") {
-					continue
-				}
-				return typ
-			}
-		}
-	}
-	if strings.Contains(up, "STOCKS & SHARES") || strings.Contains(up, "STOCKS AND SHARES") || strings.Contains(up, "S&S") {
-		return "ISA"
-	}
-	return ""
-}
-
-func digitsOnly(s string) bool {
-	for _, c := range s {
-		if c < '0' || c > '9' {
-			return false
-		}
-	}
-	return true
 }
 
 // labelWord reports whether a label can be written as it is in a ledger line (letters and

@@ -22,7 +22,7 @@ func TestWrapperType(t *testing.T) {
 		"LISA": "LISA", "JISA": "JISA", "SIPP": "SIPP", "HL-SIPP": "SIPP", "SIPP2": "SIPP", "S&S": "ISA",
 		"GIA": "", "U1234567": "", "VISA": "", "T212": "", "Invest": ""}
 	for label, want := range cases {
-		if got := WrapperType(label); got != want {
+		if got := model.WrapperType(label); got != want {
 			t.Errorf("WrapperType(%q) = %q, want %q", label, got, want)
 		}
 	}

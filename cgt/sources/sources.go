@@ -1,27 +1,27 @@
-// Package sources combines what one person gives a command — ledgers and broker exports,
-// several of each — into one list of transactions, the figures one clean ledger would give:
+// Package sources is the input path of every command: it reads what one person gives a
+// command — ledgers and broker exports, several of each, told apart by their content, and the
+// files a portfolio ledger's INCLUDE lines name — puts each file's rows in the account it was
+// declared to be, and combines them into one list of transactions, the figures one clean
+// ledger would give:
 //
 //   - every imported row gets an identity (the broker's reference, else a fingerprint of its
 //     content), which transactions.import writes as its REF;
-//   - a row given again by a second source (a second export, the same file under two paths,
-//     a ledger written by transactions.import beside its export) counts once, with a warning
-//     naming both; identical rows inside one source stay (partial fills);
-//   - a split or consolidation reported by two sources within 10 days is one event;
+//   - a row is counted once only on strong identity (identity.go); rows that only read alike
+//     are counted as written, with a warning naming both and the REF to add;
+//   - a split or consolidation reported by two sources within 10 days is one event.
 //
-// Every ledger-reading command and transactions.import combine their files here. The package
-// is pure: callers read and parse the files.
+// The CLI, the MCP server, the tool server, transactions.import and the browser app all read
+// through Load. The package is pure: callers read the files (Options.ReadFile for INCLUDE).
 package sources
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
+	"context"
 	"fmt"
 	"hash/maphash"
 	"slices"
 	"strconv"
 	"strings"
 
-	"github.com/cgt-tools/cgt/cgt/engine"
 	"github.com/cgt-tools/cgt/cgt/imports"
 	"github.com/cgt-tools/cgt/cgt/model"
 )
@@ -35,6 +35,9 @@ type Source struct {
 	Import *imports.Import
 	// Transactions are a ledger's transactions (unused when Import is set).
 	Transactions []model.Transaction
+
+	title          string   // an export's first field, which may name its account
+	brokerAccounts []string // an export's accounts as read, when a declared account replaced them
 }
 
 func (s *Source) txns() []model.Transaction {
@@ -55,13 +58,19 @@ func (s *Source) setTxns(t []model.Transaction) {
 // SplitWindow is how many days apart two sources may date one split or consolidation.
 const SplitWindow = 10
 
-// Combine joins the sources in order and returns their transactions and the warnings: each
-// export's own warnings first, then one for the rows counted once and one for every corporate
-// action applied once. The imports' transactions get their identity as BrokerRef, and rows
-// dropped as repeats move to their report's skipped list (type duplicate). Account labels that
-// look like tax wrappers are the engine's to warn of (engine.WrapperWarnings), where the
-// report needs them.
+// Combine is CombineContext without cancellation.
 func Combine(srcs []Source) ([]model.Transaction, []string) {
+	txns, warnings, _ := CombineContext(context.Background(), srcs)
+	return txns, warnings
+}
+
+// CombineContext joins the sources in order and returns their transactions and the warnings:
+// each export's own warnings first, then what was counted once and why, what reads alike but
+// was counted twice, and every corporate action applied once. The imports' transactions get
+// their identity as BrokerRef, and rows dropped as repeats move to their report's skipped list
+// (type duplicate). Account labels that look like tax wrappers are the engine's to warn of,
+// where the report needs them. It stops with ctx's error when ctx is cancelled.
+func CombineContext(ctx context.Context, srcs []Source) ([]model.Transaction, []string, error) {
 	var warnings []string
 	for i := range srcs {
 		if imp := srcs[i].Import; imp != nil {
@@ -69,9 +78,14 @@ func Combine(srcs []Source) ([]model.Transaction, []string) {
 			warnings = append(warnings, imp.Warnings...)
 		}
 	}
-	if len(srcs) > 1 {
+	if len(srcs) > 1 || len(srcs) == 1 && srcs[0].Import == nil && hasRefs(srcs[0].Transactions) {
 		c := combiner{srcs: srcs, drop: make([][]bool, len(srcs))}
-		c.repeats()
+		if err := c.repeats(ctx); err != nil {
+			return nil, nil, err
+		}
+		if err := c.weak(ctx); err != nil {
+			return nil, nil, err
+		}
 		c.corporateActions()
 		c.apply()
 		warnings = append(warnings, c.warnings...)
@@ -89,28 +103,23 @@ func Combine(srcs []Source) ([]model.Transaction, []string) {
 			txns = append(txns, srcs[i].txns()...)
 		}
 	}
-	return txns, warnings
+	return txns, warnings, nil
+}
+
+// hasRefs reports whether a ledger's lines carry a REF: one given twice is a line pasted twice.
+func hasRefs(txns []model.Transaction) bool {
+	for i := range txns {
+		if txns[i].BrokerRef != "" {
+			return true
+		}
+	}
+	return false
 }
 
 // Identify gives every transaction of an import that has no broker reference its
-// fingerprint (see Fingerprint) as BrokerRef.
-func Identify(imp *imports.Import) {
-	for i := range imp.Transactions {
-		t := &imp.Transactions[i]
-		if t.BrokerRef == "" {
-			t.BrokerRef = Fingerprint(imp.Report.Broker, t)
-		}
-	}
-}
-
-// Fingerprint identifies a row of an export that gives no reference of its own: "fp-" and 16
-// hex digits of a hash of the broker's format and the row's content (date, action, security,
-// quantity and amounts). It leaves out the account, which the same file imported with
-// account= changes; accounts are compared when rows are matched instead.
-func Fingerprint(broker string, t *model.Transaction) string {
-	sum := sha256.Sum256(appendContent([]byte(broker+"|"), t))
-	return "fp-" + hex.EncodeToString(sum[:8])
-}
+// fingerprint (see Fingerprint) as BrokerRef; identical rows of one file (partial fills) get
+// distinct ones.
+func Identify(imp *imports.Import) { identify(imp.Report.Broker, imp.Transactions) }
 
 // appendContent writes what makes two transactions the same row, whatever the source wrote
 // around it: every field but the labels (account, ISIN, name, reference) and the source,
@@ -184,19 +193,6 @@ type rowKey [2]uint64
 
 var keySeeds = [2]maphash.Seed{maphash.MakeSeed(), maphash.MakeSeed()}
 
-// key is the key of a line: by its reference (with action, ticker and date) where it has
-// one, else by its content.
-func key(t *model.Transaction, buf []byte) (rowKey, []byte) {
-	if t.BrokerRef == "" {
-		return contentKey(t, buf)
-	}
-	b := append(append(buf[:0], 'r'), t.BrokerRef...)
-	b = append(append(b, 0), t.Action...)
-	b = appendUpper(append(b, 0), t.Ticker)
-	b = strconv.AppendInt(append(b, 0), int64(t.Date), 10) // an order filled over two days has one reference
-	return rowKey{maphash.Bytes(keySeeds[0], b), maphash.Bytes(keySeeds[1], b)}, b
-}
-
 // combiner holds the work of Combine on several sources.
 type combiner struct {
 	srcs     []Source
@@ -219,138 +215,8 @@ func (c *combiner) setDrop(s, i int, reason string) {
 	c.drop[s][i] = true
 }
 
-// kept is a row kept so far under one key, the sources that matched a row of theirs with it,
-// and the next row kept under the same key (its index in the list, plus one).
-type kept struct {
-	src, idx int
-	account  string
-	claimed  []int
-	next     int32
-}
-
-// repeat is a row dropped because an earlier source gave it.
-type repeat struct{ src, idx, firstSrc, firstIdx int }
-
-// repeats drops every row that a source gives again after an earlier one. Ledgers are read
-// before exports, so that when an imported (and perhaps corrected) ledger sits beside its
-// export, the ledger's line is the one kept. A row matches a kept row of another source with
-// the same key once (two fills in each of two copies of a file stay two), and only when the
-// accounts agree or one of them has none.
-func (c *combiner) repeats() {
-	order := make([]int, 0, len(c.srcs))
-	for pass := range 2 {
-		for s := range c.srcs {
-			if (c.srcs[s].Import == nil) == (pass == 0) {
-				order = append(order, s)
-			}
-		}
-	}
-	seen := map[rowKey][2]int32{} // → the first and last rows kept under the key, plus one
-	var rows []kept
-	var reps []repeat
-	var buf []byte
-	for _, s := range order {
-		txns := c.srcs[s].txns()
-		for i := range txns {
-			t := &txns[i]
-			var k rowKey
-			k, buf = key(t, buf)
-			acct := t.Account
-			if acct != "" {
-				acct = strings.ToUpper(acct)
-			}
-			find := func(chain [2]int32) *kept {
-				for e := chain[0]; e != 0; e = rows[e-1].next {
-					r := &rows[e-1]
-					if r.src != s && !slices.Contains(r.claimed, s) && (r.account == acct || r.account == "" || acct == "") {
-						return r
-					}
-				}
-				return nil
-			}
-			chain := seen[k]
-			match := find(chain)
-			if match == nil && c.srcs[s].Import != nil {
-				// A ledger line without a REF (a hand-merged ledger, or one imported before
-				// imports wrote one on every line) that is the row itself.
-				var ck rowKey
-				ck, buf = contentKey(t, buf)
-				match = find(seen[ck])
-			}
-			if match == nil {
-				rows = append(rows, kept{src: s, idx: i, account: acct})
-				n := int32(len(rows))
-				if chain[0] == 0 {
-					chain[0] = n
-				} else {
-					rows[chain[1]-1].next = n
-				}
-				chain[1] = n
-				seen[k] = chain
-				continue
-			}
-			match.claimed = append(match.claimed, s)
-			if c.alsoIn == nil {
-				c.alsoIn = map[[2]int][]int{}
-			}
-			at := [2]int{match.src, match.idx}
-			c.alsoIn[at] = append(c.alsoIn[at], s)
-			c.setDrop(s, i, "the same row as "+Where(c.srcs[match.src].txns()[match.idx].Source)+": counted once")
-			reps = append(reps, repeat{s, i, match.src, match.idx})
-		}
-	}
-	c.repeatWarnings(reps)
-}
-
 // maxListed is how many repeated rows one warning lists by name.
 const maxListed = 3
-
-// repeatWarnings writes one warning per pair of sources, naming the rows (the first few of
-// them when there are many).
-func (c *combiner) repeatWarnings(reps []repeat) {
-	type pair struct{ src, first int }
-	byPair := map[pair][]repeat{}
-	var pairs []pair
-	for _, r := range reps {
-		p := pair{r.src, r.firstSrc}
-		if _, ok := byPair[p]; !ok {
-			pairs = append(pairs, p)
-		}
-		byPair[p] = append(byPair[p], r)
-	}
-	slices.SortFunc(pairs, func(a, b pair) int {
-		if a.src != b.src {
-			return a.src - b.src
-		}
-		return a.first - b.first
-	})
-	for _, p := range pairs {
-		rs := byPair[p]
-		slices.SortFunc(rs, func(a, b repeat) int { return a.idx - b.idx })
-		a, b := &c.srcs[p.src], &c.srcs[p.first]
-		if len(rs) == 1 {
-			r := rs[0]
-			t := &a.txns()[r.idx]
-			c.warnings = append(c.warnings, fmt.Sprintf("%s repeats %s (%s): counted once",
-				Where(t.Source), Where(b.txns()[r.firstIdx].Source), Summary(t)))
-			continue
-		}
-		var names []string
-		for _, r := range rs[:min(len(rs), maxListed)] {
-			names = append(names, Where(a.txns()[r.idx].Source)+" = "+Where(b.txns()[r.firstIdx].Source))
-		}
-		more := ""
-		if len(rs) > maxListed {
-			more = fmt.Sprintf(" and %d more", len(rs)-maxListed)
-		}
-		what := fmt.Sprintf("%d transactions", len(rs))
-		if len(rs) == len(a.txns()) {
-			what = "all " + what
-		}
-		c.warnings = append(c.warnings, fmt.Sprintf("%s of %s repeat %s (%s%s): each counted once",
-			what, name(a.File), name(b.File), strings.Join(names, ", "), more))
-	}
-}
 
 // corporateActions applies once a split or consolidation that two sources report within
 // SplitWindow days of each other (same security, same ratio): the earlier date stands, with a
@@ -471,7 +337,7 @@ func (c *combiner) wrappers() map[string]bool {
 	out := map[string]bool{}
 	for s := range c.srcs {
 		for _, t := range c.srcs[s].txns() {
-			if t.Action == model.AccountDecl && engine.WrapperType(t.AccountType) != "" && strings.EqualFold(t.AccountType, engine.WrapperType(t.AccountType)) {
+			if t.Action == model.AccountDecl && model.WrapperType(t.AccountType) != "" && strings.EqualFold(t.AccountType, model.WrapperType(t.AccountType)) {
 				out[strings.ToUpper(t.Ticker)] = true
 			}
 		}
