@@ -19,12 +19,12 @@ import (
 
 // TransactionsImportArgs are the arguments of transactions.import.
 type TransactionsImportArgs struct {
-	Path        []string   `json:"path,omitempty" jsonschema_description:"Export files (format recognised from content)." cgt:"pos=0,alias=file,alias=files"`
-	Content     string     `json:"content,omitempty" jsonschema_description:"An export's text." cgt:"alias=cgt_content"`
-	FileName    string     `json:"file_name,omitempty" jsonschema_description:"Its file name, e.g. history.csv." cgt:"alias=name"`
-	Broker      BrokerName `json:"broker,omitempty" jsonschema_description:"Format (default auto)." cgt:"alias=format"`
-	Account     string     `json:"account,omitempty" jsonschema_description:"Account label for every row."`
-	AccountType string     `json:"account_type,omitempty" jsonschema:"enum=ISA,enum=LISA,enum=JISA,enum=SIPP,enum=GIA" jsonschema_description:"Its type; ISA, LISA, JISA and SIPP rows are outside CGT."`
+	Path        []string     `json:"path,omitempty" jsonschema_description:"Export files (format recognised from content)." cgt:"pos=0,alias=file,alias=files"`
+	Content     string       `json:"content,omitempty" jsonschema_description:"An export's text." cgt:"alias=cgt_content"`
+	FileName    string       `json:"file_name,omitempty" jsonschema_description:"Its file name, e.g. history.csv." cgt:"alias=name"`
+	Broker      BrokerName   `json:"broker,omitempty" jsonschema_description:"Format (default auto)." cgt:"alias=format"`
+	Account     string       `json:"account,omitempty" jsonschema_description:"Account label for every row."`
+	AccountType string       `json:"account_type,omitempty" jsonschema:"enum=ISA,enum=LISA,enum=JISA,enum=SIPP,enum=GIA" jsonschema_description:"Its type; ISA, LISA, JISA and SIPP rows are outside CGT."`
 	Accounts    *AccountsArg `json:"accounts,omitempty" jsonschema_description:"Each file's account: GLOB=LABEL:TYPE,... (TYPE ISA LISA JISA SIPP GIA)."`
 }
 
