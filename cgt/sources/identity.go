@@ -441,16 +441,21 @@ func (c *combiner) weakReason(sa, sb int, ta, tb *model.Transaction) (string, st
 	la, lb := c.srcs[sa].Import == nil, c.srcs[sb].Import == nil
 	switch {
 	case la || lb:
-		line, other := ta, tb
-		if !la {
-			line, other = tb, ta
+		// line is a ledger line without a REF; other is the row whose reference it could take.
+		line, other, otherLedger := ta, tb, lb
+		if !la || ta.BrokerRef != "" {
+			line, other, otherLedger = tb, ta, la
 		}
 		ref := other.BrokerRef
-		if ref == "" || (la && lb) {
+		fix := fmt.Sprintf("If they are one trade, add REF %s to %s", ref, Where(line.Source))
+		if ref == "" {
 			ref = Fingerprint("ledger", line)
+			fix = fmt.Sprintf("If they are one trade, add REF %s to %s", ref, Where(line.Source))
+			if otherLedger {
+				fix += " and to " + Where(other.Source)
+			}
 		}
-		return "a ledger line is matched to another source only by its REF",
-			fmt.Sprintf("If they are one trade, add REF %s to %s (and to %s if it has none)", ref, Where(line.Source), Where(other.Source))
+		return "a ledger line is matched to another source only by its REF", fix
 	case c.srcs[sa].Import.Report.Broker != c.srcs[sb].Import.Report.Broker:
 		return "rows of two formats are one trade only when they carry the same broker reference",
 			"If they are one trade, leave one of the files out"
