@@ -77,7 +77,7 @@ func parseAccountRule(s string) (AccountRule, error) {
 
 func accountsError(value, msg, hint string) *model.Error {
 	return &model.Error{Code: model.CodeInvalidArgument, Message: msg, Hint: hint, Value: clip(value),
-		Examples: []string{accountsExample, dsl.IncludeExample}, Context: map[string]any{"argument": "accounts"}}
+		Examples: []string{accountsExample}, Context: map[string]any{"argument": "accounts"}}
 }
 
 func quote(s string) string { return fmt.Sprintf("%q", clip(s)) }
