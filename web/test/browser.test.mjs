@@ -19,7 +19,7 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { serve } from './serve.mjs';
@@ -33,10 +33,12 @@ const ledgergen = join(repo, 'bin', 'cgt-ledgergen');
 const chromiumPath = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
 const inCI = process.env.CI === 'true';
 
-// The budgets of DESIGN §19.
+// The budgets of DESIGN §19 and §27.
 const MODULE_GZIP_MAX = 2_500_000;
-const FIRST_RESULT_MS = 2_000; // (page opened → ready) + (file chosen → done), the example ledger
-const LARGE_LEDGER_MS = 3_000; // file chosen → done, 10,000 lines
+const FIRST_RESULT_MS = 1_500; // (page opened → ready) + (file chosen → done), the example ledger
+const LARGE_LEDGER_MS = 2_000; // file chosen → done, 10,000 lines
+const MAX_INPUT = 10 * 1024 * 1024; // the most the page reads at once
+const MEMORY_MAX = 1024 * 1024 * 1024; // the browser's memory with MAX_INPUT of files
 
 // A time is only a measure of the page on a machine that is not busy with other work: when the
 // load average is over twice the processors, a time over budget is reported, not failed.
@@ -140,9 +142,14 @@ async function settle(page, action) {
 }
 
 function cli(...args) {
+  return run('report.calculate', ...args);
+}
+
+// run is the CLI's JSON envelope of a command.
+function run(command, ...args) {
   let out;
   try {
-    out = execFileSync(cgt, ['report.calculate', ...args, '--output', 'json'], { encoding: 'utf8', maxBuffer: 1 << 28 });
+    out = execFileSync(cgt, [command, ...args, '--output', 'json'], { encoding: 'utf8', maxBuffer: 1 << 28 });
   } catch (err) {
     out = err.stdout;
   }
@@ -205,7 +212,7 @@ test('the example ledger: first result within budget, figures as the CLI\'s', { 
   const env = cli(example);
   assertSameFigures(await pageYears(page), env);
   const warnings = await page.$$eval('#warnings li', (lis) => lis.map((li) => li.textContent));
-  assert.deepEqual(warnings, env.warnings);
+  assert.deepEqual(warnings, [...new Set(env.warnings)]);
   // Warnings come before the figures.
   assert.ok(await page.$eval('#warnings-box', (w) => !!(w.compareDocumentPosition(document.querySelector('section[data-period]')) & Node.DOCUMENT_POSITION_FOLLOWING)));
   const report = page.frameLocator('#report');
@@ -235,7 +242,7 @@ test('an export and a ledger together, with income and year; downloads read back
   const [ledgerDownload] = await Promise.all([page.waitForEvent('download'), page.click('#download-ledger')]);
   const ledger = join(tmp, 'ledger.cgt');
   await ledgerDownload.saveAs(ledger);
-  assert.match(readFileSync(ledger, 'utf8'), /# Ledger imported by cgt transactions.import/);
+  assert.match(readFileSync(ledger, 'utf8'), /^# Ledger of .*kapji_2024_transactions\.csv, portfolio\.cgt, combined by cgt in the browser/);
   assertSameFigures(shown, cli(ledger, 'taxable_income=60000', 'year=2024'));
 
   // The report is the CLI's HTML report of the same files.
@@ -413,6 +420,288 @@ test('try a sale: offered when the registry has plan.sale', { skip, timeout: 60_
   });
   assert.equal(await page.getAttribute('body', 'data-state'), 'done', await page.textContent('#plan-out'));
   assert.ok((await page.textContent('#plan-out')).trim().length > 0);
+  await page.context().close();
+});
+
+// accountsSupported: this build's report.calculate takes the accounts argument.
+function accountsSupported() {
+  const env = cli(example, 'accounts=nothing.csv=ISA:ISA');
+  return !(env.error && env.error.context && env.error.context.argument === 'accounts' && /unknown argument/.test(env.error.message));
+}
+
+// download clicks a download link and returns the saved file's path.
+async function download(page, selector, name) {
+  const [d] = await Promise.all([page.waitForEvent('download'), page.click(selector)]);
+  const file = join(tmp, name);
+  await d.saveAs(file);
+  return file;
+}
+
+// warningsShown is the text of every warning the page shows, each as often as shown: the
+// #warnings list, the plan views' lists, and any warning list of the report in the page
+// that is visible.
+async function warningsShown(page) {
+  const own = await page.$$eval('#warnings li, #plan .warnings-box li', (lis) => lis.filter((li) => li.offsetParent !== null).map((li) => li.textContent));
+  const inReport = await page.frameLocator('#report').locator('ul.warn li').evaluateAll((lis) => lis.filter((li) => li.checkVisibility()).map((li) => li.textContent));
+  return [...own, ...inReport];
+}
+
+test('each warning is shown once', { skip, timeout: 60_000 }, async () => {
+  const page = await newPage();
+  await open(page);
+  await choose(page, [exportFile, example]);
+  const env = cli(exportFile, example);
+  assert.ok(env.warnings.length > 0, 'the test needs warnings');
+  const shown = await warningsShown(page);
+  assert.deepEqual(shown, [...new Set(env.warnings)], 'warnings shown more than once, or not as the CLI gives them');
+  // Printed, the report keeps its own list (the page's is not printed).
+  await page.emulateMedia({ media: 'print' });
+  assert.equal(await page.frameLocator('#report').locator('ul.warn').isVisible(), true, 'the printed report lost its warnings');
+  await page.emulateMedia({ media: 'screen' });
+  // The downloaded report keeps them too.
+  const html = readFileSync(await download(page, '#download-report', 'warned.html'), 'utf8');
+  assert.match(html, /<h2>Check these first<\/h2>/);
+  await page.context().close();
+});
+
+test('a file declared an ISA is left out of every figure; a change recomputes', { skip, timeout: 90_000 }, async (t) => {
+  if (!accountsSupported()) {
+    t.skip('this build of cgt has no accounts argument yet');
+    return;
+  }
+  const page = await newPage();
+  await open(page);
+  await choose(page, [exportFile, example]);
+  const name = 'kapji_2024_transactions.csv';
+  const select = `select[data-account-for="${name}"]`;
+  assert.deepEqual(await page.$$eval(`${select} option`, (os) => os.map((o) => o.value)), ['', 'ISA', 'LISA', 'JISA', 'SIPP', 'GIA']);
+  assert.equal(await page.locator('select[data-account-for="portfolio.cgt"]').count(), 1);
+  const before = await pageYears(page);
+  assertSameFigures(before, cli(exportFile, example));
+
+  const { states } = await settle(page, () => page.selectOption(select, 'ISA'));
+  assert.ok(states.includes('working'), `a change did not recompute: ${states}`);
+  assert.equal(await page.getAttribute('body', 'data-state'), 'done', await page.textContent('#status'));
+  const isa = cli(exportFile, example, `accounts=${name}=ISA:ISA`);
+  const after = await pageYears(page);
+  assertSameFigures(after, isa);
+  const withoutExport = cli(example);
+  for (const y of after) {
+    const ty = withoutExport.data.tax_years.find((x) => x.period === y.period);
+    if (ty) assert.equal(y.taxable_gain, ty.taxable_gain, `${y.period}: the ISA's rows still count`);
+  }
+  // The downloaded ledger says so: read back, the same figures.
+  const ledger = await download(page, '#download-ledger', 'isa.cgt');
+  assertSameFigures(after, cli(ledger));
+
+  // Back to "not declared": the rows count again.
+  await settle(page, () => page.selectOption(select, ''));
+  assertSameFigures(await pageYears(page), cli(exportFile, example));
+  await page.context().close();
+});
+
+// rateFile writes an HMRC monthly rate file for June 2024 with a made-up USD rate, so that the
+// figures of a June 2024 sale in dollars show whether it was used.
+function rateFile() {
+  const file = join(tmp, 'exrates-monthly-0624.xml');
+  execFileSync('sh', ['-c', `cat > '${file}' <<'X'
+<?xml version="1.0" encoding="UTF-8"?>
+<exchangeRateMonthList Period="01/Jun/2024 to 30/Jun/2024">
+  <exchangeRate><countryName>USA</countryName><countryCode>US</countryCode><currencyName>Dollar</currencyName><currencyCode>USD</currencyCode><rateNew>1.1000</rateNew></exchangeRate>
+  <exchangeRate><countryName>Eurozone</countryName><countryCode>EU</countryCode><currencyName>Euro</currencyName><currencyCode>EUR</currencyCode><rateNew>1.1800</rateNew></exchangeRate>
+</exchangeRateMonthList>
+X`]);
+  return file;
+}
+
+test('an HMRC rate file among the files is used for its month', { skip, timeout: 60_000 }, async () => {
+  const rates = rateFile();
+  const page = await newPage();
+  await open(page);
+  await page.fill('#year', '2024');
+  await choose(page, [example, rates]);
+  assert.equal(await page.getAttribute('body', 'data-state'), 'done', await page.textContent('#status'));
+  assert.match(await page.textContent('#file-list'), /exrates-monthly-0624\.xml .*HMRC exchange rates/);
+  assert.equal(await page.locator('select[data-account-for="exrates-monthly-0624.xml"]').count(), 0, 'a rate file has no account');
+  const withRates = cli(example, `rates=${rates}`, 'year=2024');
+  assertSameFigures(await pageYears(page), withRates);
+  const without = cli(example, 'year=2024');
+  assert.notEqual(withRates.data.tax_years[0].gains, without.data.tax_years[0].gains, 'the rate file changes nothing: a poor test');
+  await page.context().close();
+});
+
+test('a ledger with the export it was imported from: the page and the downloaded ledger agree', { skip, timeout: 90_000 }, async () => {
+  // The ledger a person keeps: the export imported once (cgt transactions.import --output text).
+  const imported = join(tmp, 'imported.cgt');
+  execFileSync(cgt, ['transactions.import', exportFile, '--output', 'text', '--out', imported]);
+  const page = await newPage();
+  await open(page);
+  await choose(page, [imported, exportFile]);
+  assert.equal(await page.getAttribute('body', 'data-state'), 'done', await page.textContent('#status'));
+  const shown = await pageYears(page);
+  assertSameFigures(shown, cli(imported, exportFile));
+  assertSameFigures(shown, cli(exportFile)); // each trade once
+  const ledger = await download(page, '#download-ledger', 'overlap.cgt');
+  assertSameFigures(shown, cli(ledger));
+  const holdings = (file) => run('holdings.list', file).data;
+  assert.deepEqual(holdings(ledger), holdings(exportFile), 'the downloaded ledger holds other quantities');
+  await page.context().close();
+});
+
+test('a file\'s name is data: it never becomes a line of the ledger', { skip, timeout: 60_000 }, async () => {
+  const page = await newPage();
+  await open(page);
+  const evil = 'x.cgt\n2024-05-01 BUY EVIL 1000 @ 1.00 GBP\r2024-05-02 SELL EVIL 1000 @ 9.00 GBP\u2028# <b>bold</b>';
+  await settle(page, () => page.setInputFiles('#files', [{ name: evil, mimeType: 'text/plain', buffer: readFileSync(example) }]));
+  assert.equal(await page.getAttribute('body', 'data-state'), 'done', await page.textContent('#status'));
+  assert.equal(await page.locator('#file-list b').count(), 0, 'the name was read as HTML');
+  assertSameFigures(await pageYears(page), cli(example));
+  const ledger = await download(page, '#download-ledger', 'evil.cgt');
+  const text = readFileSync(ledger, 'utf8');
+  assert.doesNotMatch(text, /^\s*2024-05-0[12] (BUY|SELL) EVIL/m, 'the name injected a line');
+  assert.doesNotMatch(text, /\u2028/);
+  assertSameFigures(await pageYears(page), cli(ledger));
+  await page.context().close();
+});
+
+test('files over the limit are refused before they are read, with their size', { skip, timeout: 60_000 }, async () => {
+  const page = await newPage();
+  await open(page);
+  const big = join(tmp, 'huge-export.csv');
+  execFileSync('truncate', ['-s', String(MAX_INPUT + 1), big]);
+  await settle(page, () => page.setInputFiles('#files', [big]));
+  assert.equal(await page.getAttribute('body', 'data-state'), 'error');
+  const text = await page.textContent('#error');
+  assert.match(text, /huge-export\.csv is 10\.0 MB/);
+  assert.match(text, /up to 10\.0 MB/);
+  // Then a file of the right size is worked out as usual.
+  await choose(page, [example]);
+  assert.equal(await page.getAttribute('body', 'data-state'), 'done');
+  await page.context().close();
+});
+
+// chromiumMemory is the resident memory of every process of the browser, in bytes.
+function chromiumMemory() {
+  const out = execFileSync('sh', ['-c', 'ps -eo rss=,comm= | awk \'$2 ~ /chrom/ {s += $1} END {print s * 1024}\''], { encoding: 'utf8' });
+  return Number(out.trim()) || 0;
+}
+
+test('the largest input the page takes stays within its memory bound', { skip, timeout: 600_000 }, async () => {
+  // A ledger just under the limit (about 240,000 lines).
+  const ledger = join(tmp, 'ledger-10mb.cgt');
+  execFileSync(ledgergen, ['-n', '240000', '-o', ledger]);
+  const bytes = readFileSync(ledger).length;
+  assert.ok(bytes <= MAX_INPUT && bytes > MAX_INPUT * 0.9, `the ledger is ${bytes} bytes`);
+  const page = await newPage();
+  page.context().setDefaultTimeout(480_000);
+  await open(page);
+  let peak = chromiumMemory();
+  const sampler = setInterval(() => { peak = Math.max(peak, chromiumMemory()); }, 250);
+  try {
+    const { ms } = await choose(page, [ledger]);
+    assert.equal(await page.getAttribute('body', 'data-state'), 'done', await page.textContent('#status'));
+    const ledgerCopy = await download(page, '#download-ledger', 'big.cgt');
+    await download(page, '#download-report', 'big.html');
+    assert.ok(readFileSync(ledgerCopy).length > bytes / 2, 'the downloaded ledger is short');
+    console.log(`# ${bytes}-byte ledger: file chosen → done ${ms} ms; the browser's memory at most ${(peak / 1048576).toFixed(0)} MB`);
+  } finally {
+    clearInterval(sampler);
+  }
+  peak = Math.max(peak, chromiumMemory());
+  assert.ok(peak <= MEMORY_MAX, `the browser used ${(peak / 1048576).toFixed(0)} MB for a ${bytes}-byte ledger`);
+  assertSameFigures(await pageYears(page), cli(ledger, 'detail=summary'));
+  await page.context().close();
+});
+
+// A ledger of securities with long made-up names: what a phone has to show.
+function longNamesLedger() {
+  const file = join(tmp, 'long-names.cgt');
+  const lines = [];
+  ['AVERYLONGMADEUPTICKERNAMEXYZ1234', 'ANOTHERQUITELONGMADEUPNAME.LSE', 'SHORT'].forEach((tk, i) => {
+    lines.push(`2023-0${i + 1}-10 BUY ${tk} 1000 @ 12.3456 FEES 9.95`);
+    lines.push(`2024-0${i + 5}-20 SELL ${tk} 999 @ 1234.5678 FEES 9.95`);
+    lines.push(`2024-1${i}-02 SELL ${tk} 1 @ 0.5 FEES 0.5`);
+  });
+  execFileSync('sh', ['-c', `cat > '${file}'`], { input: `${lines.join('\n')}\n` });
+  return file;
+}
+
+test('390 px wide: no sideways scroll, every disposal\'s date and gain on screen', { skip, timeout: 60_000 }, async () => {
+  const page = await newPage({ width: 390, height: 844 });
+  await open(page);
+  await choose(page, [longNamesLedger(), example]);
+  assert.equal(await page.getAttribute('body', 'data-state'), 'done', await page.textContent('#status'));
+  assert.ok((await overflow(page)) <= 1, `the page scrolls sideways at 390px by ${await overflow(page)}px`);
+  const cells = await page.$$eval('table.disposals tbody tr', (rows) => rows.map((r) => ['date', 'gain'].map((col) => {
+    const c = r.querySelector(`td[data-col=${col}]`).getBoundingClientRect();
+    return { col, left: c.left, right: c.right, width: c.width };
+  })));
+  assert.ok(cells.length >= 6, `${cells.length} disposals shown`);
+  for (const [i, row] of cells.entries()) {
+    for (const c of row) {
+      assert.ok(c.left >= 0 && c.right <= 390, `disposal ${i}: its ${c.col} is off the screen (${c.left}–${c.right})`);
+      assert.ok(c.width >= 60, `disposal ${i}: its ${c.col} is ${c.width}px wide`);
+    }
+  }
+  // Every text of a disposal is inside the screen too (a long name wraps).
+  const outside = await page.$$eval('table.disposals td', (tds) => tds.filter((td) => td.getBoundingClientRect().right > 391).length);
+  assert.equal(outside, 0);
+  await page.screenshot({ path: join(resultsDir, 'phone-390.png'), fullPage: false });
+  await page.locator('section[data-period="2024/25"]').screenshot({ path: join(resultsDir, 'phone-390-year.png') });
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await page.locator('section[data-period="2024/25"]').screenshot({ path: join(resultsDir, 'desktop-year.png') });
+  await page.context().close();
+});
+
+test('planning: allowance and harvest views from one prices field, as the CLI works them out', { skip, timeout: 90_000 }, async (t) => {
+  const planning = join(repo, 'examples', 'planning.cgt');
+  const page = await newPage();
+  await open(page);
+  if (!(await page.locator('#plan-allowance').isVisible())) {
+    t.skip('this build has no plan.allowance');
+    await page.context().close();
+    return;
+  }
+  await choose(page, [planning]);
+  const date = '2026-11-26';
+  const prices = 'VWRL=98.20, AAPL=230 USD, VOD.L=0.72, LGEN=2.55';
+  await page.fill('#allowance-date', date);
+  await page.fill('#harvest-date', date);
+  await settle(page, async () => {
+    await page.fill('#prices', prices);
+    await page.press('#prices', 'Enter');
+  });
+  await page.waitForSelector('#plan-harvest [data-plan-figure=net_gain_after]');
+  await page.waitForFunction(() => /Gain if all sold/.test(document.querySelector('#plan-allowance').textContent) && !/give a price/.test(document.querySelector('#plan-allowance').textContent));
+  const allowance = run('plan.allowance', planning, `date=${date}`, `prices=${prices}`);
+  const harvest = run('plan.harvest', planning, `date=${date}`, `prices=${prices}`);
+  assert.ok(allowance.ok && harvest.ok, JSON.stringify([allowance.error, harvest.error]));
+  assert.equal(await page.getAttribute('#plan-allowance [data-plan-figure=exempt_left]', 'data-value'), allowance.data.exempt_left);
+  assert.equal(await page.getAttribute('#plan-harvest [data-plan-figure=net_gain_after]', 'data-value'), harvest.data.after.net_gain);
+  for (const s of harvest.data.sales) assert.match(await page.textContent('#plan-harvest'), new RegExp(s.ticker.replace('.', '\\.')));
+  // Each plan's warnings once.
+  const shown = await page.$$eval('#plan-harvest .warnings-box li', (lis) => lis.map((li) => li.textContent));
+  assert.deepEqual(shown, [...new Set(harvest.warnings.map((w) => w.replaceAll(`${dirname(planning)}/`, '')))]);
+  // The button works it out again, and so does a change of date.
+  await settle(page, () => page.click('#prices-run'));
+  assert.equal(await page.getAttribute('body', 'data-state'), 'done');
+  await settle(page, async () => { await page.fill('#allowance-date', '2027-03-20'); await page.press('#allowance-date', 'Enter'); });
+  const later = run('plan.allowance', planning, 'date=2027-03-20', `prices=${prices}`);
+  await page.waitForFunction((v) => document.querySelector('#plan-allowance [data-plan-figure=exempt_left]')?.dataset.value === v, later.data.exempt_left);
+  // A price that is not a number: the error in the view.
+  await settle(page, async () => { await page.fill('#prices', 'AAPL=abc'); await page.press('#prices', 'Enter'); });
+  await page.waitForSelector('#plan-harvest .error, #plan-allowance .error');
+  // Try a sale stays.
+  for (const id of ['#plan-ticker', '#plan-quantity', '#plan-price', '#plan-run', '#plan-out']) assert.equal(await page.locator(id).count(), 1, id);
+  await page.screenshot({ path: join(resultsDir, 'planning.png'), fullPage: true });
+  await page.context().close();
+});
+
+test('the app links to the broker download guides', { skip, timeout: 30_000 }, async () => {
+  const page = await newPage();
+  await open(page);
+  const href = await page.getAttribute('a[href*="guides/brokers"]', 'href');
+  assert.ok(href, 'no link to the broker guides');
   await page.context().close();
 });
 

@@ -106,3 +106,34 @@ func TestCommandsListsTheRegistry(t *testing.T) {
 		t.Errorf("Commands() = %v", names)
 	}
 }
+
+// The page passes the HMRC rate files a person chose by name in rates, as the CLI does with
+// paths: they are read from the request's files, and their month's rate is the one used.
+func TestRunRatesFromTheRequestsFiles(t *testing.T) {
+	ledger := []byte("2024-06-03 BUY AAPL 10 @ 100.00 USD\n2024-06-20 SELL AAPL 10 @ 150.00 USD\n")
+	rates := []byte(`<?xml version="1.0"?>
+<exchangeRateMonthList Period="01/Jun/2024 to 30/Jun/2024"><exchangeRate><countryName>USA</countryName><countryCode>US</countryCode><currencyName>Dollar</currencyName><currencyCode>USD</currencyCode><rateNew>1.2500</rateNew></exchangeRate></exchangeRateMonthList>`)
+	files := []File{{Name: "p.cgt", Content: ledger}, {Name: "june\n2024.xml", Content: rates}}
+	gains := func(args string) string {
+		r := Run(Request{Command: "report.calculate", Args: json.RawMessage(args), Render: []string{"json"}, Files: files})
+		var env struct {
+			OK   bool `json:"ok"`
+			Data struct {
+				TaxYears []struct {
+					Gains string `json:"gains"`
+				} `json:"tax_years"`
+			} `json:"data"`
+		}
+		if err := json.Unmarshal(r.Envelope, &env); err != nil || !env.OK || len(env.Data.TaxYears) == 0 {
+			t.Fatalf("%s: %v %s", args, err, r.Envelope)
+		}
+		return env.Data.TaxYears[0].Gains
+	}
+	// 10 × 50 USD at 1.25 USD to the pound.
+	if got := gains(`{"path":["p.cgt"],"rates":["june\n2024.xml"]}`); got != "400.00" {
+		t.Errorf("gain with the rate file = %s, want 400.00", got)
+	}
+	if got := gains(`{"path":["p.cgt"]}`); got == "400.00" {
+		t.Errorf("gain without the rate file = %s: the test's rate is the bundled one", got)
+	}
+}
