@@ -225,14 +225,19 @@
     const args = { path: files.filter((f) => !f.rates).map((f) => f.name) };
     const declared = files.filter((f) => !f.rates && f.account);
     if (declared.length) {
-      // {"FILE": "LABEL:TYPE"}: the file's exact name (matched as itself, whatever characters it
-      // holds), an account labelled by its type, so that two files of one type are one account
-      // (overlapping downloads of it count once).
-      args.accounts = Object.fromEntries(declared.map((f) => [f.name, `${f.account}:${f.account}`]));
+      // {"GLOB": "LABEL:TYPE"}, an account labelled by its type, so that two files of one type
+      // are one account (overlapping downloads of it count once).
+      args.accounts = Object.fromEntries(declared.map((f) => [fileGlob(f.name), `${f.account}:${f.account}`]));
     }
     const rates = files.filter((f) => f.rates).map((f) => f.name);
     if (rates.length) args.rates = rates;
     return args;
+  }
+
+  // fileGlob is the accounts pattern that matches exactly the file named: its glob characters
+  // escaped, and a comma (which separates the argument's items) matched as any one character.
+  function fileGlob(name) {
+    return name.replace(/[*?[\\]/g, '\\$&').replace(/,/g, '?');
   }
 
   function amount(id) {
@@ -306,10 +311,9 @@
   }
 
   // combinedLedger resolves to the URL of the ledger the figures were worked out from, as one
-  // .cgt file: transactions.import over the same files and accounts gives it (data.ledger: the
-  // sources combined as the engine combines them, each trade once). A version of cgt whose
-  // import reads exports only gets the same from the transactions the report reads
-  // (transactions.parse) written as ledger lines (transactions.to_dsl).
+  // .cgt file: transactions.import over the same files and accounts gives it (its text: the
+  // sources combined as the engine combines them, each trade once, with the accounts
+  // declared, after comments accounting for every row of every export).
   function combinedLedger() {
     const current = ledger;
     if (!current) return Promise.reject(new Error('nothing has been worked out yet'));
@@ -333,14 +337,9 @@
 
   async function ledgerText() {
     const { rates, ...args } = inputArgs(); // an import converts no currency
-    // The import's text is its data.ledger, after comments accounting for every file's rows.
-    const imported = await run('transactions.import', args, ['text']);
-    if (imported.env.ok) return imported.text || '';
-    const parsed = await run('transactions.parse', args, ['json']);
-    if (!parsed.env.ok) throw new Error(parsed.env.error.message);
-    const written = await run('transactions.to_dsl', { transactions: parsed.env.data.transactions }, ['json']);
-    if (!written.env.ok) throw new Error(written.env.error.message);
-    return written.env.data.dsl || '';
+    const r = await run('transactions.import', args, ['text']);
+    if (!r.env.ok) throw new Error(r.env.error.message);
+    return r.text || '';
   }
 
   async function downloadLedger(event) {

@@ -497,6 +497,14 @@ test('a file declared an ISA is left out of every figure; a change recomputes', 
   // Back to "not declared": the rows count again.
   await settle(page, () => page.selectOption(select, ''));
   assertSameFigures(await pageYears(page), cli(exportFile, example));
+
+  // A name with the accounts argument's own characters (a comma, glob characters) is declared
+  // just the same.
+  const odd = 'isa [2024], t212*.csv';
+  await settle(page, () => page.setInputFiles('#files', [{ name: odd, mimeType: 'text/csv', buffer: readFileSync(exportFile) }, { name: 'portfolio.cgt', mimeType: 'text/plain', buffer: readFileSync(example) }]));
+  await settle(page, () => page.selectOption(`select[data-account-for="${odd}"]`, 'ISA'));
+  assert.equal(await page.getAttribute('body', 'data-state'), 'done', await page.textContent('#status'));
+  assertSameFigures(await pageYears(page), isa);
   await page.context().close();
 });
 
