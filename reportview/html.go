@@ -39,6 +39,7 @@ type yearView struct {
 	Rows      []summaryRow
 	Boxes     map[string]string
 	Disposals []disposalView
+	unread    bool // rows of the files that could change a figure were not read
 }
 
 type disposalView struct {
@@ -68,7 +69,9 @@ func newView(rep *engine.Report, ledger string, warnings []string) view {
 		if !hasActivity(ty) && len(rep.TaxYears) > 1 {
 			continue
 		}
-		v.Years = append(v.Years, newYearView(ty))
+		y := newYearView(ty)
+		y.unread = notRead(warnings)
+		v.Years = append(v.Years, y)
 	}
 	v.Chart = yearChart(v.Years)
 	for _, p := range rep.Pools {
@@ -421,7 +424,9 @@ func writeBox51(p func(string, ...any), y yearView) {
 
 func writeYearHTML(p func(string, ...any), ws func(...string), y yearView) {
 	p("<h2>Tax year %s</h2>\n<p class=\"note\">%s to %s</p>\n", esc(y.Period), y.StartDate, y.EndDate)
-	if y.DisposalCount == 0 {
+	if y.DisposalCount == 0 && y.unread {
+		p("<p><strong>No disposals read, but rows of the files were not read (see &ldquo;Check these first&rdquo;): check them before entering nothing.</strong></p>\n")
+	} else if y.DisposalCount == 0 {
 		p("<p>No disposals: nothing to enter on the SA108 for this year.</p>\n")
 	} else {
 		p("<div class=\"scroll\"><table class=\"summary\">\n")

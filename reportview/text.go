@@ -12,6 +12,7 @@ import (
 
 	"github.com/cgt-tools/cgt/cgt/engine"
 	"github.com/cgt-tools/cgt/cgt/model"
+	"github.com/cgt-tools/cgt/cgt/sources"
 	"github.com/cgt-tools/cgt/cgt/tax"
 	"github.com/cgt-tools/cgt/records"
 )
@@ -36,7 +37,7 @@ func Text(w io.Writer, rep *engine.Report, ledger string, warnings []string) err
 			continue
 		}
 		shown++
-		writeYear(b, ty)
+		writeYear(b, ty, notRead(warnings))
 	}
 	if shown == 0 {
 		fmt.Fprintln(b, "\nNo disposals or dividends in the ledger.")
@@ -54,9 +55,11 @@ func hasActivity(ty *engine.TaxYear) bool {
 		!ty.LossesUsed.IsZero()
 }
 
-func writeYear(b *bufio.Writer, ty *engine.TaxYear) {
+func writeYear(b *bufio.Writer, ty *engine.TaxYear, unread bool) {
 	fmt.Fprintf(b, "\nTAX YEAR %s  (%s to %s)\n", ty.Period, longDate(ty.StartDate), longDate(ty.EndDate))
-	if ty.DisposalCount == 0 {
+	if ty.DisposalCount == 0 && unread {
+		fmt.Fprintln(b, "  No disposals read, but rows of the files were NOT READ (see CHECK THESE): check them before entering nothing.")
+	} else if ty.DisposalCount == 0 {
 		fmt.Fprintln(b, "  No disposals: nothing to enter on the SA108 for this year.")
 	} else {
 		writeSummary(b, ty)
@@ -64,6 +67,12 @@ func writeYear(b *bufio.Writer, ty *engine.TaxYear) {
 		writeDisposals(b, ty.Disposals)
 	}
 	writeDividends(b, ty)
+}
+
+// notRead reports whether rows of the files that could change a figure were not read (the
+// first warning says so): a year without disposals must not read as a clean bill then.
+func notRead(warnings []string) bool {
+	return len(warnings) > 0 && strings.HasPrefix(warnings[0], sources.UnreadNotice)
 }
 
 // summaryRow is one figure of the year's summary, with the SA108 box that asks for it.

@@ -201,6 +201,9 @@ type Skip struct {
 	Row    int    `json:"row" jsonschema_description:"1-based line of the file (for JSON files: 1-based position in its list of transactions)."`
 	Type   string `json:"type" jsonschema_description:"What the row is: deposit, withdrawal, interest, fx_conversion, fee, transfer, metadata, duplicate, unsupported, unsafe_text (a value that cannot be written in a ledger line)..."`
 	Reason string `json:"reason" jsonschema_description:"Why it is not a transaction, or what to add to the ledger by hand."`
+	// Unread marks a row that could change a figure and was not converted (a warning says
+	// what to add by hand): until it is added, the figures leave it out.
+	Unread bool `json:"-"`
 }
 
 // batch builds an Import row by row. Every data row the reader meets is counted (seen) and
@@ -254,7 +257,7 @@ func (b *batch) skip(row int, typ, reason string) {
 // warn skips a row that could change a CGT figure and cannot be converted, with a warning
 // naming the file, the row and what to add to the ledger by hand.
 func (b *batch) warn(row int, typ, reason, todo string) {
-	b.skip(row, typ, reason+"; "+todo)
+	b.imp.Report.Skipped = append(b.imp.Report.Skipped, Skip{Row: row, Type: typ, Reason: reason + "; " + todo, Unread: true})
 	b.imp.Warnings = append(b.imp.Warnings, fmt.Sprintf("%s row %d: %s; %s", b.imp.Report.File, row, reason, todo))
 }
 

@@ -27,6 +27,7 @@ func checkWritable(imp *Import) {
 	if len(txns) == 0 {
 		return
 	}
+	dropBadLabels(imp)
 	dropBadISINs(imp)
 	// The whole import at once first: a clean import (the usual case) costs one parse.
 	text := dsl.FormatAll(txns)
@@ -72,7 +73,7 @@ func checkWritable(imp *Import) {
 	for _, row := range rows {
 		imp.Report.Imported--
 		reason := "its text cannot be written as a ledger line: " + bad[row]
-		imp.Report.Skipped = append(imp.Report.Skipped, Skip{Row: row, Type: "unsafe_text", Reason: reason})
+		imp.Report.Skipped = append(imp.Report.Skipped, Skip{Row: row, Type: "unsafe_text", Reason: reason, Unread: true})
 		imp.Warnings = append(imp.Warnings, fmt.Sprintf("%s row %d: %s; check the row in the export and add it to the ledger by hand if it is a real transaction",
 			imp.Report.File, row, reason))
 	}
@@ -110,6 +111,53 @@ func readBack(t model.Transaction) (model.Transaction, string) {
 		return t, "its line reads back as another transaction: " + strings.TrimSpace(dsl.CommentText(line))
 	}
 	return back[0], ""
+}
+
+// dropBadLabels keeps every trade whose label cannot be written: a broker reference too long
+// or holding a control character (a tab, a line end) is left out, as is an ISIN with a control
+// character, and an account label's control characters become spaces (left out if it still
+// cannot be written). A label is never worth a trade: the row is kept, identified by its
+// content instead of its reference, with one warning per file naming the first and how many.
+func dropBadLabels(imp *Import) {
+	first, n := "", 0
+	note := func(t *model.Transaction, what string) {
+		if n == 0 {
+			first = fmt.Sprintf("row %d: %s", t.Source.Line, dsl.CommentText(what))
+		}
+		n++
+	}
+	for i := range imp.Transactions {
+		t := &imp.Transactions[i]
+		if t.BrokerRef != "" {
+			if msg, _ := dsl.CheckBrokerRef(t.BrokerRef); msg != "" {
+				note(t, msg)
+				t.BrokerRef = ""
+			}
+		}
+		if t.ISIN != "" && hasControl(t.ISIN) {
+			note(t, fmt.Sprintf("ISIN %s holds a control character", clip(fmt.Sprintf("%q", t.ISIN), 40)))
+			t.ISIN = ""
+		}
+		if t.Account != "" {
+			if _, msg, _ := dsl.CheckAccountLabel(t.Account); msg != "" {
+				label, msg2, _ := dsl.CheckAccountLabel(strings.Join(strings.FieldsFunc(t.Account, isControlRune), " "))
+				if msg2 != "" {
+					note(t, "account "+msg)
+					t.Account = ""
+				} else {
+					t.Account = label
+				}
+			}
+		}
+	}
+	if n > 0 {
+		imp.Warnings = append(imp.Warnings, fmt.Sprintf("%s: %d label(s) (broker reference, ISIN or account) cannot be written in a ledger and were left out (%s); "+
+			"the transactions are kept, each identified by its content", imp.Report.File, n, first))
+	}
+}
+
+func isControlRune(r rune) bool {
+	return r < 0x20 || (r >= 0x7F && r <= 0x9F) || r == '\u2028' || r == '\u2029'
 }
 
 // dropBadISINs clears an ISIN that is not one (its form, or its check digit): the ISIN is a

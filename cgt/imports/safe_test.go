@@ -79,7 +79,7 @@ func cloneRecords(recs [][]string) [][]string {
 	return out
 }
 
-func TestTrading212IDWithALineEndSkipsTheRow(t *testing.T) {
+func TestTrading212IDWithALineEndKeepsTheRowWithoutIt(t *testing.T) {
 	src := t212Head + "Market buy,2024-01-01 16:10:05.175,US0000000002,FOO,Foo,24,124.01,USD,1.25229,,,2381.35,GBP,,,,,,\"EOF1" +
 		strings.ReplaceAll(injected, "\n", "\r\n") + "\",4.71,GBP\n" +
 		"Market buy,2024-01-02 16:10:05.175,US0000000002,FOO,Foo,1,124.01,USD,1.25229,,,99.00,GBP,,,,,,\"ref 2 # x\",0.10,GBP\n"
@@ -87,16 +87,36 @@ func TestTrading212IDWithALineEndSkipsTheRow(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(imp.Transactions) != 1 || imp.Transactions[0].BrokerRef != "ref 2 # x" {
+	if len(imp.Transactions) != 2 || imp.Transactions[0].BrokerRef != "" || imp.Transactions[1].BrokerRef != "ref 2 # x" {
 		t.Fatalf("transactions %+v", imp.Transactions)
 	}
-	if len(imp.Report.Skipped) != 1 || imp.Report.Skipped[0].Type != "unsafe_text" || !strings.Contains(imp.Report.Skipped[0].Reason, "broker reference") {
-		t.Fatalf("skipped %+v", imp.Report.Skipped)
+	if len(imp.Report.Skipped) != 0 || imp.Report.Imported != 2 {
+		t.Fatalf("report %+v", imp.Report)
 	}
-	if len(imp.Warnings) == 0 {
-		t.Fatal("no warning")
+	if len(imp.Warnings) != 1 || !strings.Contains(imp.Warnings[0], "broker reference") || !strings.Contains(imp.Warnings[0], "the transactions are kept") {
+		t.Fatalf("warnings %q", imp.Warnings)
 	}
 	checkWritesData(t, imp.Transactions)
+}
+
+// A reference too long for a ledger (65 bytes) or holding a tab loses the reference, never the trade.
+func TestUnwritableReferenceKeepsTheTrade(t *testing.T) {
+	for name, ref := range map[string]string{"65_bytes": strings.Repeat("R", 65), "tab": "ab\tcd"} {
+		t.Run(name, func(t *testing.T) {
+			src := t212Head + "Market buy,2024-01-01 16:10:05.175,US0000000002,FOO,Foo,24,124.01,USD,1.25229,,,2381.35,GBP,,,,,,\"" + ref + "\",4.71,GBP\n"
+			imp, err := Read("t.csv", []byte(src), Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(imp.Transactions) != 1 || imp.Transactions[0].BrokerRef != "" || len(imp.Report.Skipped) != 0 {
+				t.Fatalf("transactions %+v, skipped %+v", imp.Transactions, imp.Report.Skipped)
+			}
+			if len(imp.Warnings) != 1 || !strings.Contains(imp.Warnings[0], "row 2") {
+				t.Fatalf("warnings %q", imp.Warnings)
+			}
+			checkWritesData(t, imp.Transactions)
+		})
+	}
 }
 
 // A sample saved with CR-only line ends ("CSV (Macintosh)") or as UTF-16 ("Unicode text")

@@ -43,6 +43,26 @@ type Loaded struct {
 	Transactions []model.Transaction
 	Warnings     []string
 	Imports      []*imports.Import
+	// Unread names the rows that could change a figure and were not converted ("a.csv row 3");
+	// the first warning is then UnreadNotice's.
+	Unread []string
+}
+
+// UnreadNotice starts the warning, always the first, that rows of the files that could change
+// a figure were not read: a report's "No disposals" is then not a clean bill.
+const UnreadNotice = "NOT READ:"
+
+func unreadNotice(rows []string) string {
+	listed := strings.Join(rows[:min(len(rows), 5)], ", ")
+	if len(rows) > 5 {
+		listed += fmt.Sprintf(" and %d more", len(rows)-5)
+	}
+	what := fmt.Sprintf("%d rows of the files that could change a figure were", len(rows))
+	if len(rows) == 1 {
+		what = "1 row of the files that could change a figure was"
+	}
+	return fmt.Sprintf("%s %s not converted (%s): every figure leaves them out, so a year with \"No disposals\" may have some. "+
+		"Add them to a ledger by hand: the warnings below say what each holds", UnreadNotice, what, listed)
 }
 
 // maxIncludeDepth bounds ledgers that include ledgers.
@@ -77,9 +97,17 @@ func Load(ctx context.Context, inputs []Input, opts Options) (*Loaded, error) {
 	}
 	out := &Loaded{Transactions: txns, Warnings: append(append(l.warnings, warnings...), combined...)}
 	for s := range srcs {
-		if srcs[s].Import != nil {
-			out.Imports = append(out.Imports, srcs[s].Import)
+		if imp := srcs[s].Import; imp != nil {
+			out.Imports = append(out.Imports, imp)
+			for _, sk := range imp.Report.Skipped {
+				if sk.Unread {
+					out.Unread = append(out.Unread, fmt.Sprintf("%s row %d", name(imp.Report.File), sk.Row))
+				}
+			}
 		}
+	}
+	if n := len(out.Unread); n > 0 {
+		out.Warnings = append([]string{unreadNotice(out.Unread)}, out.Warnings...)
 	}
 	return out, nil
 }
