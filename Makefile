@@ -1,7 +1,7 @@
 # cgt — common tasks. `make test` is the command CI runs (see README.md).
 GO ?= go
 
-.PHONY: build test sdkclient race gen gen-check bench bench-report bench-mcp bench-toolcli ledgers fuzz lint fx docs docs-test web web-test web-serve release cross clean
+.PHONY: build test sdkclient race gen gen-check bench bench-report bench-mcp bench-toolcli ledgers fuzz lint fx eri docs docs-test web web-test web-serve release cross clean
 
 # Every program: cgt and the siblings its built-ins hand over to (cgt-mcp, cgt-serve, tool-cli,
 # cgt-gen), side by side in bin/ as `cgt mcp` expects them.
@@ -89,6 +89,12 @@ lint:
 HMRC_DIR ?= ../shared/hmrc-rates/monthly
 fx:
 	$(GO) run ./cmd/fxgen -in $(HMRC_DIR) -out cgt/fx/rates.csv
+
+# Rebuild the embedded table of excess reportable income per unit (and its notice) from the
+# fund families' CSV files (docs-site "Funds and ERI" says how to add a family's new year).
+ERI_DIR ?= ../shared/eri
+eri:
+	$(GO) run ./cmd/erigen -in $(ERI_DIR) -out cgt/eri
 
 # The documentation site (docs-site/, Astro Starlight on Node.js 20): install pinned packages,
 # build with the broken-link check (the browser app, built first, is copied in and served at
