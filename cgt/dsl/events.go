@@ -43,6 +43,8 @@ func (p *parser) event(t *model.Transaction) (err *model.Error) {
 		err = p.extras("the ticker", extra{keyword: "VALUE", field: "value", rule: nonNegative, dst: &t.Value})
 	case model.AccountDecl:
 		t.AccountType, err = p.accountType()
+	case model.ISINDecl:
+		err = p.declaredISIN(t)
 	case model.Alias:
 		if t.NewTicker, err = p.secondTicker("the other ticker"); err == nil && t.NewTicker == t.Ticker {
 			err = p.fail(model.CodeValidation, 0, "", fmt.Sprintf("ALIAS names %s twice", t.Ticker),
@@ -144,6 +146,26 @@ func (p *parser) secondTicker(what string) (string, *model.Error) {
 		return "", p.badTicker(tok, bad)
 	}
 	return s, nil
+}
+
+// declaredISIN reads the CODE of an ISIN declaration, checked as the ISIN label is.
+func (p *parser) declaredISIN(t *model.Transaction) *model.Error {
+	tok, err := p.next()
+	if err != nil {
+		return err
+	}
+	if tok.empty() {
+		return p.fail(model.CodeParse, tok.off, "",
+			fmt.Sprintf("expected the ISIN after %s, found end of line", p.ticker),
+			"write ISIN TICKER CODE: the ticker of the ledger and its 12-character ISIN (such as ISIN VUSA IE00B3XXRP09)")
+	}
+	s, bad := p.intern(tok.text)
+	code, msg, hint := isinProblem(string(tok.text), s, bad)
+	if msg != "" {
+		return p.fail(code, tok.off, string(tok.text), msg, hint)
+	}
+	t.ISIN = s
+	return nil
 }
 
 // accountType reads the TYPE of an ACCOUNT declaration.

@@ -28,6 +28,7 @@ var lineExamples = map[model.Action]string{
 	model.Alias:        "2024-01-01 ALIAS VOD.L VOD",
 	model.Exempt:       "2024-01-01 EXEMPT TR28",
 	model.NonReporting: "2024-01-01 NONREPORTING VTI",
+	model.ISINDecl:     "2024-01-01 ISIN VUSA IE00B3XXRP09",
 }
 
 // totalFormExample is a BUY in the total form, quoted beside the price form.
@@ -54,6 +55,7 @@ var jsonExamples = map[model.Action]string{
 	model.Alias:        `{"date": "2024-01-01", "action": "ALIAS", "ticker": "VOD.L", "new_ticker": "VOD"}`,
 	model.Exempt:       `{"date": "2024-01-01", "action": "EXEMPT", "ticker": "TR28"}`,
 	model.NonReporting: `{"date": "2024-01-01", "action": "NONREPORTING", "ticker": "VTI"}`,
+	model.ISINDecl:     `{"date": "2024-01-01", "action": "ISIN", "ticker": "VUSA", "isin": "IE00B3XXRP09"}`,
 }
 
 // totalFormJSONExample is a BUY given by its total.

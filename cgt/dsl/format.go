@@ -85,6 +85,11 @@ func appendTransaction(b []byte, t model.Transaction) []byte {
 		b = append(append(b, ' '), t.AccountType...)
 	case model.Alias:
 		b = append(append(b, ' '), t.NewTicker...)
+	case model.ISINDecl:
+		b = append(append(b, ' '), t.ISIN...)
+		u := t
+		u.ISIN = ""
+		return append(appendLabels(b, u), '\n')
 	}
 	return append(appendLabels(b, t), '\n')
 }

@@ -154,7 +154,7 @@ func randomLedger(rng *rand.Rand, n int) []model.Transaction {
 		if rng.IntN(3) == 0 && t.Action != model.AccountDecl {
 			t.Account = []string{"T212-ISA", "GIA", "IBKR:U123", "U***00000", "STOCKS & SHARES ISA", `A"B\\`}[rng.IntN(6)]
 		}
-		if rng.IntN(3) == 0 {
+		if rng.IntN(3) == 0 || t.Action == model.ISINDecl {
 			t.ISIN = []string{"US0378331005", "GB00BH4HKS39", "IE00B4L5Y983"}[rng.IntN(3)]
 		}
 		if rng.IntN(3) == 0 {

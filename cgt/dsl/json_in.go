@@ -142,6 +142,7 @@ var fieldsOf = map[model.Action]struct{ required, optional []string }{
 	model.Alias:        {[]string{"new_ticker"}, nil},
 	model.Exempt:       {nil, nil},
 	model.NonReporting: {nil, nil},
+	model.ISINDecl:     {[]string{"isin"}, nil},
 }
 
 // jsonItem is one object of a JSON array being read.

@@ -8,7 +8,7 @@ import (
 // that apply to the action are present; numbers are exact decimal strings.
 type JSONTransaction struct {
 	Date        string      `json:"date" jsonschema_description:"Transaction date, YYYY-MM-DD." record:"timestamp"`
-	Action      string      `json:"action" jsonschema:"enum=BUY,enum=SELL,enum=DIVIDEND,enum=ACCUMULATION,enum=CAPRETURN,enum=SPLIT,enum=UNSPLIT,enum=SPOUSEIN,enum=SPOUSEOUT,enum=RIGHTS,enum=TAKEOVER,enum=DEMERGER,enum=ERI,enum=POOL,enum=NEGLIGIBLE,enum=ACCOUNT,enum=ALIAS,enum=EXEMPT,enum=NONREPORTING" jsonschema_description:"Kind of transaction, or a declaration (ACCOUNT, ALIAS, EXEMPT, NONREPORTING)."`
+	Action      string      `json:"action" jsonschema:"enum=BUY,enum=SELL,enum=DIVIDEND,enum=ACCUMULATION,enum=CAPRETURN,enum=SPLIT,enum=UNSPLIT,enum=SPOUSEIN,enum=SPOUSEOUT,enum=RIGHTS,enum=TAKEOVER,enum=DEMERGER,enum=ERI,enum=POOL,enum=NEGLIGIBLE,enum=ACCOUNT,enum=ALIAS,enum=EXEMPT,enum=NONREPORTING,enum=ISIN" jsonschema_description:"Kind of transaction, or a declaration (ACCOUNT, ALIAS, EXEMPT, NONREPORTING, ISIN)."`
 	Ticker      string      `json:"ticker" jsonschema_description:"Security identifier, upper case (AAPL, VOD.L, GB00B41YBW71); the old security of a TAKEOVER, the parent of a DEMERGER, the account label of an ACCOUNT declaration." record:"entity"`
 	NewTicker   string      `json:"new_ticker,omitempty" jsonschema_description:"The security received (TAKEOVER, DEMERGER), or the other name of the security (ALIAS)."`
 	Quantity    string      `json:"quantity,omitempty" jsonschema_description:"Number of shares, exact decimal string; for TAKEOVER and DEMERGER the new shares received, for ERI the units held at the fund's period end."`

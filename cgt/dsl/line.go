@@ -242,8 +242,11 @@ func lookupAction(b []byte) (model.Action, bool) {
 		}
 	case 4:
 		a = model.Sell
-		if first == 'p' {
+		switch first {
+		case 'p':
 			a = model.Pool
+		case 'i':
+			a = model.ISINDecl
 		}
 	case 5:
 		a = model.Split

@@ -63,7 +63,7 @@ func (id *identity) outside(t *model.Transaction) bool {
 // isDeclaration reports whether an action declares something rather than moves shares.
 func isDeclaration(a model.Action) bool {
 	switch a {
-	case model.AccountDecl, model.Alias, model.Exempt, model.NonReporting:
+	case model.AccountDecl, model.Alias, model.Exempt, model.NonReporting, model.ISINDecl:
 		return true
 	}
 	return false

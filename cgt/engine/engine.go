@@ -7,6 +7,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/cgt-tools/cgt/cgt/eri"
 	"github.com/cgt-tools/cgt/cgt/fx"
 	"github.com/cgt-tools/cgt/cgt/model"
 	"github.com/cgt-tools/cgt/cgt/tax"
@@ -29,6 +30,10 @@ type Options struct {
 	// window closed before Today gets no "match still pending" warning: the ledger records
 	// what happened in it. Zero means unknown, and the ledger's last date stands in for it.
 	Today model.Date
+	// ERI is the table of published excess reportable income per unit applied, by ISIN, to
+	// the holdings of offshore reporting funds (eri.Bundled()); nil leaves bundled figures out.
+	// Written ERI lines apply either way, and replace the table's figure for their period.
+	ERI *eri.Table
 	// Context, when set, stops the calculation between securities once it is done (a server's
 	// cancelled call); Calculate then returns its error.
 	Context context.Context
@@ -78,7 +83,12 @@ func calculate(txns []model.Transaction, opts Options, later *laterRows) (*Repor
 			return nil, err
 		}
 	}
-	c := &calc{txns: txns, led: led, place: place, ident: ident, ctx: opts.Context}
+	c := &calc{txns: txns, led: led, place: place, ident: ident, ctx: opts.Context, eri: opts.ERI}
+	if ident != nil {
+		if c.isins, err = isinsOf(txns, ident); err != nil {
+			return nil, err
+		}
+	}
 	if err := c.runTickers(opts.Rates, later); err != nil {
 		if c.ctx != nil && c.ctx.Err() != nil {
 			return nil, c.ctx.Err()
@@ -97,6 +107,8 @@ type calc struct {
 	ident   *identity
 	results []tickerResult
 	ctx     context.Context // nil: never cancelled
+	eri     *eri.Table        // bundled ERI figures; nil when off
+	isins   map[string]string // security name → ISIN, when the ledger gives any
 }
 
 // runTickers works through each ticker's ledger, in parallel when the ledger is large.
@@ -175,7 +187,13 @@ func (c *calc) assemble(opts Options) *Report {
 		if r.pool.qty.sign() > 0 {
 			rep.Holdings = append(rep.Holdings, holding(led.tickers[i], r.pool.qty.decimal(), r.pool.cost.decimal()))
 		}
+		rep.ExcessIncome = append(rep.ExcessIncome, r.eri...)
 	}
+	sortExcessIncome(rep.ExcessIncome)
+	if s := eriSummary(rep.ExcessIncome); s != "" {
+		rep.Warnings = append(rep.Warnings, s)
+	}
+	rep.Warnings = append(rep.Warnings, c.eriHints()...)
 	disposals := c.route(rep)
 	rep.Warnings = append(rep.Warnings, c.guardWarnings(opts.Today, rep.NoGainNoLoss)...)
 	rep.Warnings = append(rep.Warnings, c.aliasWarnings()...)

@@ -364,7 +364,26 @@ func (r *tickerRun) excessReportableIncome(e *entry) error {
 		r.pool.cost = r.pool.cost.add(toPool)
 		r.recordRef(t, EventERI, RefERI, num{}, toPool)
 	}
+	r.writtenERI(t, units, eri, eri.sub(toPool))
 	return nil
+}
+
+// writtenERI lists an ERI line and counts it as income of the year of its date.
+func (r *tickerRun) writtenERI(t *model.Transaction, units, gbp, toDisposals num) {
+	src := sourceRef(t.Source)
+	row := ExcessIncome{Ticker: r.ticker, ISIN: t.ISIN, DistributionDate: t.Date, TaxYear: taxyear.For(t.Date).Period(),
+		Currency: model.GBP, Units: units.quantity(), Amount: gbp.quantity(), GBP: gbp.money(), Origin: OriginLedger, Source: &src, ToDisposals: toDisposals.money()}
+	if !isGBP(t.Total) {
+		row.Currency, row.Amount = t.Total.Currency, t.Total.Value
+		if rate, err := r.conv.rate(t, t.Total.Currency); err == nil {
+			row.Rate = rate.Text()
+		}
+	}
+	if r.fund != nil && row.ISIN == "" {
+		row.ISIN = r.fund.isin
+	}
+	r.out.incomes = append(r.out.incomes, income{date: t.Date, eri: true, foreign: true, amount: gbp})
+	r.out.eri = append(r.out.eri, row)
 }
 
 // amendCost adds an amount received after a disposal to its allowable cost.

@@ -87,6 +87,9 @@ type Report struct {
 	ExemptDisposals []Disposal `json:"exempt_disposals,omitempty" jsonschema_description:"Disposals of securities declared EXEMPT (gilts and qualifying corporate bonds, TCGA92 s115): no chargeable gain or allowable loss, outside every total" record:"rows=exempt_disposal"`
 	// OffshoreIncomeGains are disposals of non-reporting offshore funds.
 	OffshoreIncomeGains []Disposal `json:"offshore_income_gains,omitempty" jsonschema_description:"Disposals of securities declared NONREPORTING (non-reporting offshore funds): offshore income gains, charged to income tax (SA106), outside the CGT totals" record:"rows=offshore_income_gain"`
+	// ExcessIncome lists the excess reportable income of offshore reporting funds applied:
+	// the bundled figures (by ISIN) and the ledger's ERI lines.
+	ExcessIncome []ExcessIncome `json:"eri,omitempty" jsonschema_description:"Excess reportable income of offshore reporting funds applied: each bundled figure (fund, ISIN, period, per unit, units, rate, pounds) and each ERI line" record:"rows=eri"`
 	// NoGainNoLoss are transfers to a spouse or civil partner.
 	NoGainNoLoss []Disposal `json:"no_gain_no_loss,omitempty" jsonschema_description:"Transfers to a spouse or civil partner (TCGA92 s58): no gain and no loss, outside the totals" record:"rows=no_gain_no_loss"`
 	// Warnings are things the user should check that did not stop the calculation (two
@@ -155,6 +158,9 @@ type Dividends struct {
 	UKIncome       model.Money `json:"uk_income" jsonschema_description:"Cash dividends from UK companies and funds (GBP): paid in pounds, with a GB ISIN or none"`
 	ForeignIncome  model.Money `json:"foreign_income" jsonschema_description:"Cash dividends from abroad (GBP): paid in another currency, or with an ISIN of another country"`
 	ForeignTaxPaid model.Money `json:"foreign_tax_paid" jsonschema_description:"Tax withheld abroad on the foreign dividends (GBP)"`
+	// ERI is the excess reportable income of offshore reporting funds whose fund distribution
+	// date falls in the year: income of the year though no cash is paid (reg 94).
+	ERI model.Money `json:"eri" jsonschema_description:"Excess reportable income of offshore reporting funds treated as received in the year (GBP): foreign income with no tax taken off"`
 }
 
 // Disposal is one disposal of a ticker on one date (all same-day disposals merged), with how

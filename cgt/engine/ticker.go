@@ -27,6 +27,7 @@ type pool struct {
 type income struct {
 	date         model.Date
 	accumulation bool
+	eri          bool // excess reportable income of an offshore reporting fund
 	foreign      bool // paid from abroad (foreignDividend)
 	amount, tax  num
 }
@@ -53,6 +54,8 @@ type tickerResult struct {
 	// ticker, which is worked through in a later stage.
 	transfers map[*model.Transaction]num
 	warnings  []string
+	// eri lists the excess reportable income applied to the holding.
+	eri []ExcessIncome
 	// notes are the checks' warnings about the ticker's lines, and unheld its SPLIT and
 	// UNSPLIT lines applied with no shares held (guards.go); last is its last line's date.
 	notes  []guardNote
@@ -79,6 +82,7 @@ type tickerRun struct {
 	// done lists the ticker's disposals so far, kept only when an ERI line may amend them.
 	done      []*Disposal
 	trackDone bool
+	fund      *fundRun // bundled ERI of the holding; nil when none applies
 }
 
 // runTicker identifies every disposal of ticker i, writing each into its place in the
@@ -98,12 +102,30 @@ func (c *calc) runTicker(i int, conv *converter, sc *scratch) tickerResult {
 		report: c.place.all, slots: c.place.slots[i]}
 	sc.entries, sc.days = es, r.days
 	bound, eri := eventBound(es, r.days)
+	r.fund = c.fundFor(ticker, es)
+	if r.fund != nil {
+		bound += len(r.fund.figures)
+		eri = true
+	}
 	r.events, r.trackDone = make([]PoolEvent, 0, bound), eri
 	for i := range r.days {
+		if r.fund != nil {
+			if err := r.fundsBefore(r.days[i].date, false); err != nil {
+				res.err = err
+				return res
+			}
+		}
 		if err := r.processDay(i); err != nil {
 			res.err = err
 			return res
 		}
+	}
+	if r.fund != nil {
+		if err := r.fundsBefore(0, true); err != nil {
+			res.err = err
+			return res
+		}
+		r.missingWarning()
 	}
 	res.history.Events = r.events
 	res.pool = r.pool

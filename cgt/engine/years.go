@@ -210,8 +210,12 @@ func sum(ds []Disposal) totals {
 // dividends totals the year's cash dividends and notional (accumulation) distributions.
 func dividends(incomes []*income) Dividends {
 	var out Dividends
-	var inc, tax, acc, uk, foreign, foreignTax num
+	var inc, tax, acc, uk, foreign, foreignTax, excess num
 	for _, in := range incomes {
+		if in.eri {
+			excess = excess.add(in.amount)
+			continue
+		}
 		if in.accumulation {
 			acc = acc.add(in.amount)
 			continue
@@ -226,6 +230,7 @@ func dividends(incomes []*income) Dividends {
 	}
 	out.Income, out.TaxPaid, out.Accumulations = inc.money(), tax.money(), acc.money()
 	out.UKIncome, out.ForeignIncome, out.ForeignTaxPaid = uk.money(), foreign.money(), foreignTax.money()
+	out.ERI = excess.money()
 	return out
 }
 

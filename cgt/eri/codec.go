@@ -121,6 +121,7 @@ func Build(rows []Row, tickers map[string][]string) (*Table, error) {
 			t.funds[r.ISIN] = f
 		}
 		f.Figures = append(f.Figures, r.Figure)
+		t.newest = max(t.newest, r.Figure.PeriodEnd)
 	}
 	for _, f := range t.funds {
 		slices.SortStableFunc(f.Figures, func(a, b Figure) int { return int(a.PeriodEnd - b.PeriodEnd) })

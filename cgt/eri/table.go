@@ -47,6 +47,7 @@ type Fund struct {
 
 // Table is a set of funds by ISIN. It is read-only once built and safe for concurrent use.
 type Table struct {
+	newest   model.Date
 	funds    map[string]*Fund
 	byTicker map[string]string // ticker → ISIN, for funds with figures
 }
@@ -93,6 +94,14 @@ func (t *Table) ISINOfTicker(ticker string) (string, bool) {
 		return isin, ok
 	}
 	return "", false
+}
+
+// Newest is the latest period end of any figure in the table.
+func (t *Table) Newest() model.Date {
+	if t == nil {
+		return 0
+	}
+	return t.newest
 }
 
 // Len is the number of funds in the table.

@@ -27,12 +27,13 @@ const (
 	Alias        Action = "ALIAS"        // Ticker and NewTicker name one security (one pool)
 	Exempt       Action = "EXEMPT"       // Ticker is a gilt or qualifying corporate bond (TCGA92 s115)
 	NonReporting Action = "NONREPORTING" // Ticker is a non-reporting offshore fund (offshore income gains)
+	ISINDecl     Action = "ISIN"         // Ticker is the security with the ISIN in ISIN (bundled ERI figures apply)
 )
 
 // Actions lists every action in the order documented.
 var Actions = []Action{Buy, Sell, Dividend, Accumulation, CapReturn, Split, Unsplit,
 	SpouseIn, SpouseOut, Rights, Takeover, Demerger, ERI, Pool, Negligible,
-	AccountDecl, Alias, Exempt, NonReporting}
+	AccountDecl, Alias, Exempt, NonReporting, ISINDecl}
 
 // GBP is the reporting currency.
 const GBP = "GBP"

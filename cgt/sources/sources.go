@@ -352,7 +352,7 @@ func sameSecurity(a, b *model.Transaction) bool {
 
 func isDeclaration(a model.Action) bool {
 	switch a {
-	case model.AccountDecl, model.Alias, model.Exempt, model.NonReporting:
+	case model.AccountDecl, model.Alias, model.Exempt, model.NonReporting, model.ISINDecl:
 		return true
 	}
 	return false
@@ -407,6 +407,8 @@ func Summary(t *model.Transaction) string {
 		return s + " " + strings.ToUpper(t.NewTicker)
 	case model.Exempt, model.NonReporting:
 		return s
+	case model.ISINDecl:
+		return s + " " + t.ISIN
 	}
 	return s + " " + t.Quantity.String()
 }
