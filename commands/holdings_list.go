@@ -15,6 +15,7 @@ type HoldingsListArgs struct {
 	Date string `json:"date,omitempty" jsonschema:"format=date" jsonschema_description:"Show the pools at the end of this day, YYYY-MM-DD. Omit for after the last transaction." cgt:"alias=as_of"`
 	TickerArg
 	RatesArgs
+	FundArgs
 }
 
 // HoldingsListResult is the Section 104 pools at a date.
@@ -55,7 +56,7 @@ func holdingsList(_ context.Context, deps *registry.Deps, a HoldingsListArgs) (H
 	if err != nil {
 		return HoldingsListResult{}, nil, err
 	}
-	rep, txns, warnings, err := calculateLedger(deps, a.LedgerArgs, a.RatesArgs, engine.Options{})
+	rep, txns, warnings, err := calculateLedger(deps, a.LedgerArgs, a.RatesArgs, engine.Options{ERI: a.FundArgs.table()})
 	if err != nil {
 		return HoldingsListResult{}, warnings, err
 	}

@@ -19,6 +19,7 @@ type MatchingExplainArgs struct {
 	DisposalDate string `json:"disposal_date" jsonschema:"required,format=date" jsonschema_description:"Date of the disposal, YYYY-MM-DD." cgt:"alias=date"`
 	Ticker       string `json:"ticker" jsonschema:"required,minLength=1" jsonschema_description:"Ticker of the disposal (case-insensitive)." cgt:"alias=symbol"`
 	RatesArgs
+	FundArgs
 }
 
 // MatchingExplainResult explains one disposal.
@@ -60,7 +61,7 @@ func matchingExplain(_ context.Context, deps *registry.Deps, a MatchingExplainAr
 		return MatchingExplainResult{}, nil, envelope.New(envelope.InvalidArgument, "disposal_date: "+err.Error(),
 			"Give the date as YYYY-MM-DD.", "date=2024-06-20").With("value", a.DisposalDate)
 	}
-	rep, warnings, err := calculate(deps, a.LedgerArgs, a.RatesArgs, engine.Options{})
+	rep, warnings, err := calculate(deps, a.LedgerArgs, a.RatesArgs, engine.Options{ERI: a.FundArgs.table()})
 	if err != nil {
 		return MatchingExplainResult{}, warnings, err
 	}

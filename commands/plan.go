@@ -33,6 +33,7 @@ type PlanArgs struct {
 	Date                 string `json:"date,omitempty" jsonschema:"format=date" jsonschema_description:"Sale date (default today)."`
 	LossesBroughtForward string `json:"losses_brought_forward,omitempty" jsonschema:"pattern=^[0-9]+(\\.[0-9]+)?$" jsonschema_description:"Losses from before the ledger (GBP)." cgt:"alias=losses"`
 	RatesArgs
+	FundArgs
 }
 
 // YearFigures are a tax year's totals as the engine gives them, with what is left of the
@@ -80,7 +81,7 @@ func newPlanner(deps *registry.Deps, a PlanArgs) (*planner, error) {
 		return nil, err
 	}
 	p.rates = &latestRates{base: src}
-	opts := engine.Options{Rates: p.rates, LossesBroughtForward: lbf, Today: p.today, Context: deps.Context}
+	opts := engine.Options{Rates: p.rates, LossesBroughtForward: lbf, Today: p.today, Context: deps.Context, ERI: a.FundArgs.table()}
 	if p.Planner, err = plan.New(txns, opts, date); err != nil {
 		return nil, withRatesRemedy(err, src)
 	}

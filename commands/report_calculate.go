@@ -27,6 +27,7 @@ type ReportCalculateArgs struct {
 	Detail               string       `json:"detail,omitempty" jsonschema:"enum=summary,enum=disposals,enum=full,default=full" jsonschema_description:"summary: totals, SA108, tax; disposals: and a row per disposal; full: and matches, pools, holdings."`
 	FilterArgs
 	RatesArgs
+	FundArgs
 }
 
 // The values of report.calculate's detail argument.
@@ -108,7 +109,7 @@ func reportCalculate(_ context.Context, deps *registry.Deps, a ReportCalculateAr
 	if err != nil {
 		return ReportResult{}, nil, err
 	}
-	rep, txns, warnings, err := calculateLedger(deps, a.LedgerArgs, a.RatesArgs, engine.Options{LossesBroughtForward: lbf, Income: inc.forYear})
+	rep, txns, warnings, err := calculateLedger(deps, a.LedgerArgs, a.RatesArgs, engine.Options{LossesBroughtForward: lbf, Income: inc.forYear, ERI: a.FundArgs.table()})
 	if err != nil {
 		return ReportResult{}, warnings, err
 	}

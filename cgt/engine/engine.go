@@ -106,7 +106,7 @@ type calc struct {
 	place   placement
 	ident   *identity
 	results []tickerResult
-	ctx     context.Context // nil: never cancelled
+	ctx     context.Context   // nil: never cancelled
 	eri     *eri.Table        // bundled ERI figures; nil when off
 	isins   map[string]string // security name → ISIN, when the ledger gives any
 }

@@ -112,6 +112,11 @@ func checkShape(t *model.Transaction) error {
 			return lineError(t, fmt.Sprintf("NEGLIGIBLE %s has a negative value %s", t.Ticker, t.Value.Value),
 				"give the value claimed for the whole holding, 0 or more (nil when VALUE is left out)", "2024-11-20 NEGLIGIBLE BUST.L VALUE 0")
 		}
+	case model.ISINDecl:
+		if t.ISIN == "" {
+			return lineError(t, "ISIN "+t.Ticker+" gives no ISIN", "write ISIN TICKER CODE with the fund's 12-character ISIN",
+				"2024-01-01 ISIN VUSA IE00B3XXRP09")
+		}
 	case model.Exempt, model.NonReporting:
 	default:
 		return lineError(t, fmt.Sprintf("unknown action %q", t.Action),

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/cgt-tools/cgt/cgt/eri"
+	"github.com/cgt-tools/cgt/cgt/fx"
 	"github.com/cgt-tools/cgt/cgt/model"
 	"github.com/cgt-tools/cgt/cgt/taxyear"
 )
@@ -167,7 +168,7 @@ func (r *tickerRun) applyBundled(p *pendingERI) error {
 		Source: model.Source{File: "bundled ERI " + r.fund.isin + " " + end.String(), Index: -1}}
 	gbp := amount
 	if p.fig.Currency != model.GBP {
-		rate, err := r.conv.rate(&p.t, p.fig.Currency)
+		rate, err := r.bundledRate(p.fig.Currency, p.fdd)
 		if err != nil {
 			r.out.warnings = append(r.out.warnings, fmt.Sprintf("bundled ERI for %s (%s), period ending %s, not applied: no HMRC rate converts %s %s on %s; "+
 				"write the line yourself: %s ERI %s %s TOTAL AMOUNT GBP", r.ticker, r.fund.isin, end, amount.quantity(), p.fig.Currency, p.fdd,
@@ -215,6 +216,19 @@ func (r *tickerRun) applyBundled(p *pendingERI) error {
 	r.out.incomes = append(r.out.incomes, income{date: p.fdd, eri: true, foreign: true, amount: gbp})
 	r.out.eri = append(r.out.eri, row)
 	return nil
+}
+
+// bundledRate is the HMRC rate of a currency in a date's month, looked up directly: a bundled
+// figure with no rate is left out with a warning, never deferred or failed.
+func (r *tickerRun) bundledRate(currency string, d model.Date) (fx.Rate, error) {
+	if r.conv.rates == nil {
+		return fx.Rate{}, fmt.Errorf("no exchange rates")
+	}
+	rate, err := r.conv.rates.Rate(currency, d.Year(), d.Month())
+	if err == nil && rate.PerGBP.Sign() <= 0 {
+		err = fmt.Errorf("the rate is not positive")
+	}
+	return rate, err
 }
 
 // withExpected adds, among a fund's figures, a marker (no PerUnit) for each annual period end
