@@ -56,7 +56,11 @@ func holdingsList(_ context.Context, deps *registry.Deps, a HoldingsListArgs) (H
 	if err != nil {
 		return HoldingsListResult{}, nil, err
 	}
-	rep, txns, warnings, err := calculateLedger(deps, a.LedgerArgs, a.RatesArgs, engine.Options{ERI: a.FundArgs.table()})
+	funds, err := a.FundArgs.table()
+	if err != nil {
+		return HoldingsListResult{}, nil, err
+	}
+	rep, txns, warnings, err := calculateLedger(deps, a.LedgerArgs, a.RatesArgs, engine.Options{ERI: funds})
 	if err != nil {
 		return HoldingsListResult{}, warnings, err
 	}

@@ -61,7 +61,11 @@ func matchingExplain(_ context.Context, deps *registry.Deps, a MatchingExplainAr
 		return MatchingExplainResult{}, nil, envelope.New(envelope.InvalidArgument, "disposal_date: "+err.Error(),
 			"Give the date as YYYY-MM-DD.", "date=2024-06-20").With("value", a.DisposalDate)
 	}
-	rep, warnings, err := calculate(deps, a.LedgerArgs, a.RatesArgs, engine.Options{ERI: a.FundArgs.table()})
+	funds, err := a.FundArgs.table()
+	if err != nil {
+		return MatchingExplainResult{}, nil, err
+	}
+	rep, warnings, err := calculate(deps, a.LedgerArgs, a.RatesArgs, engine.Options{ERI: funds})
 	if err != nil {
 		return MatchingExplainResult{}, warnings, err
 	}

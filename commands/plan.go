@@ -81,7 +81,11 @@ func newPlanner(deps *registry.Deps, a PlanArgs) (*planner, error) {
 		return nil, err
 	}
 	p.rates = &latestRates{base: src}
-	opts := engine.Options{Rates: p.rates, LossesBroughtForward: lbf, Today: p.today, Context: deps.Context, ERI: a.FundArgs.table()}
+	funds, err := a.FundArgs.table()
+	if err != nil {
+		return nil, err
+	}
+	opts := engine.Options{Rates: p.rates, LossesBroughtForward: lbf, Today: p.today, Context: deps.Context, ERI: funds}
 	if p.Planner, err = plan.New(txns, opts, date); err != nil {
 		return nil, withRatesRemedy(err, src)
 	}

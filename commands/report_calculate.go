@@ -109,7 +109,11 @@ func reportCalculate(_ context.Context, deps *registry.Deps, a ReportCalculateAr
 	if err != nil {
 		return ReportResult{}, nil, err
 	}
-	rep, txns, warnings, err := calculateLedger(deps, a.LedgerArgs, a.RatesArgs, engine.Options{LossesBroughtForward: lbf, Income: inc.forYear, ERI: a.FundArgs.table()})
+	funds, err := a.FundArgs.table()
+	if err != nil {
+		return ReportResult{}, nil, err
+	}
+	rep, txns, warnings, err := calculateLedger(deps, a.LedgerArgs, a.RatesArgs, engine.Options{LossesBroughtForward: lbf, Income: inc.forYear, ERI: funds})
 	if err != nil {
 		return ReportResult{}, warnings, err
 	}
