@@ -34,6 +34,11 @@ func handover(name, program, pkg, summary string) Builtin {
 					return f.runProgram(goTool, "go", append([]string{"run", pkg}, args...))
 				}
 			}
+			if err != nil && pkg != "" {
+				fmt.Fprintf(f.Stderr, "Error: cgt %s works on cgt's own source tree and runs only in a checkout of it (there: make %s, or go run %s).\n"+
+					"It is not part of the release archives; nothing here needs it to compute a report.\n", name, name, pkg)
+				return ExitError
+			}
 			if err != nil {
 				fmt.Fprintf(f.Stderr, "Error: cgt %s is served by the %s program, which is not installed next to cgt or on PATH.\n"+
 					"Install every cgt program with: go install github.com/cgt-tools/cgt/cmd/...@latest  (or make build, which writes bin/)\n", name, program)

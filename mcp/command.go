@@ -28,7 +28,7 @@ const (
 )
 
 const usageText = `Usage:
-  cgt mcp [--root DIR]... [--toolsets NAME,...] [--structured] [--max-calls N] [--http ADDR [--token TOKEN]]
+  cgt mcp [--root DIR]... [--make-root] [--toolsets NAME,...] [--structured] [--max-calls N] [--http ADDR [--token TOKEN]]
   cgt mcp --catalog FILE --exec PROGRAM [--allow LABEL]... [--structured] [--max-calls N] [--http ADDR [--token TOKEN]]
 
 Serves cgt's commands as MCP tools over stdio (newline-delimited JSON-RPC on stdin and
@@ -39,6 +39,8 @@ on stderr), until SIGTERM, SIGINT or SIGHUP.
 
   --root DIR        let path arguments name ledger files inside DIR (repeatable); without
                     it the server reads no files and ledgers are passed inline (cgt_content)
+  --make-root       create each --root folder that does not exist yet (readable by you only);
+                    without it a missing --root is an error
   --toolsets NAMES  serve only these groups of tools, by command namespace (comma-separated,
                     repeatable): transactions, report, matching, holdings, plan, fx, taxyear;
                     all by default
@@ -65,6 +67,7 @@ type flags struct {
 	toolsets         []string
 	catalog, program string
 	structured       bool
+	makeRoot         bool
 	http, token      string
 	maxCalls         int
 }
@@ -117,6 +120,7 @@ func parseFlags(args []string, stderr io.Writer) (flags, error) {
 	fs.StringVar(&fl.catalog, "catalog", "", "")
 	fs.StringVar(&fl.program, "exec", "", "")
 	fs.BoolVar(&fl.structured, "structured", false, "")
+	fs.BoolVar(&fl.makeRoot, "make-root", false, "")
 	fs.StringVar(&fl.http, "http", "", "")
 	fs.StringVar(&fl.token, "token", "", "")
 	fs.IntVar(&fl.maxCalls, "max-calls", 0, "")
@@ -142,6 +146,8 @@ func checkModes(fl flags) error {
 		return errors.New("--root applies to cgt's own commands, not to a --catalog program")
 	case fl.catalog != "" && len(fl.toolsets) > 0:
 		return errors.New("--toolsets applies to cgt's own commands, not to a --catalog program")
+	case fl.makeRoot && len(fl.roots) == 0:
+		return errors.New("--make-root needs --root DIR")
 	case fl.token != "" && fl.http == "":
 		return errors.New("--token needs --http ADDR")
 	}
@@ -164,6 +170,11 @@ func checkModes(fl flags) error {
 }
 
 func build(p Program, fl flags) (*server.MCPServer, error) {
+	if fl.makeRoot {
+		if err := makeRoots(fl.roots); err != nil {
+			return nil, err
+		}
+	}
 	if fl.catalog == "" {
 		opts := Options{Version: p.Version, Roots: fl.roots, Structured: fl.structured, Toolsets: fl.toolsets}
 		if fl.structured {
@@ -176,4 +187,19 @@ func build(p Program, fl flags) (*server.MCPServer, error) {
 		return nil, fmt.Errorf("--catalog: %w", err)
 	}
 	return NewExternal(ExternalOptions{Catalog: data, Program: fl.program, Allow: fl.allow, Version: p.Version, Structured: fl.structured})
+}
+
+// makeRoots creates the --root folders that do not exist yet: the MCP bundle's default folder
+// (Documents/cgt) is made on the first run, empty, so the server sees only what the person
+// puts there.
+func makeRoots(dirs []string) error {
+	for _, d := range dirs {
+		if _, err := os.Stat(d); err == nil {
+			continue
+		}
+		if err := os.MkdirAll(d, 0o700); err != nil {
+			return fmt.Errorf("--make-root %s: %w", d, err)
+		}
+	}
+	return nil
 }

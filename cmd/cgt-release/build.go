@@ -39,8 +39,9 @@ var Targets = []Target{
 }
 
 // Programs are the programs an archive holds: cgt and the siblings its built-ins hand over to
-// (found next to it), as `make build` writes them to bin/.
-var Programs = []string{"cgt", "cgt-mcp", "cgt-serve", "tool-cli", "cgt-gen"}
+// (found next to it), as `make build` writes them to bin/. The generator (cgt-gen) is not one:
+// it rewrites cgt's own source tree and works only in a checkout.
+var Programs = []string{"cgt", "cgt-mcp", "cgt-serve", "tool-cli"}
 
 // versionVar is the variable -ldflags -X stamps with the release version.
 const versionVar = "github.com/cgt-tools/cgt/internal/version.stamped"
@@ -91,19 +92,19 @@ type entry struct {
 }
 
 // archiveEntries are a target's programs and the documents, under one top directory.
-func archiveEntries(top string, t Target, dir string, docs []string) []entry {
+func archiveEntries(top string, t Target, dir string, docs []doc) []entry {
 	var es []entry
 	for _, p := range Programs {
 		es = append(es, entry{top + "/" + p + t.exe(), filepath.Join(dir, p+t.exe()), 0o755})
 	}
 	for _, d := range docs {
-		es = append(es, entry{top + "/" + filepath.Base(d), d, 0o644})
+		es = append(es, entry{top + "/" + d.name, d.path, 0o644})
 	}
 	sort.Slice(es, func(i, j int) bool { return es[i].name < es[j].name })
 	return es
 }
 
-func writeArchive(path string, t Target, ver, dir string, docs []string, mtime time.Time) error {
+func writeArchive(path string, t Target, ver, dir string, docs []doc, mtime time.Time) error {
 	top := strings.TrimSuffix(strings.TrimSuffix(filepath.Base(ArchiveName(ver, t)), ".zip"), ".tar.gz")
 	es := archiveEntries(top, t, dir, docs)
 	if t.OS == "windows" {
@@ -113,11 +114,12 @@ func writeArchive(path string, t Target, ver, dir string, docs []string, mtime t
 }
 
 // writeBundle writes the .mcpb: manifest.json, server/cgt-mcp and the documents.
-func writeBundle(path string, t Target, dir string, manifest []byte, docs []string, mtime time.Time) error {
+func writeBundle(path string, t Target, dir string, manifest []byte, docs []doc, mtime time.Time) error {
 	es := []entry{{"server/cgt-mcp" + t.exe(), filepath.Join(dir, "cgt-mcp"+t.exe()), 0o755}}
 	for _, d := range docs {
-		es = append(es, entry{filepath.Base(d), d, 0o644})
+		es = append(es, entry{d.name, d.path, 0o644})
 	}
+	sort.Slice(es, func(i, j int) bool { return es[i].name < es[j].name })
 	return writeZip(path, es, map[string][]byte{"manifest.json": manifest}, mtime)
 }
 
@@ -136,7 +138,15 @@ func writeTarGz(path, top string, es []entry, mtime time.Time) error {
 	if err := tw.WriteHeader(hdr(top+"/", 0o755, 0, tar.TypeDir)); err != nil {
 		return err
 	}
+	dirs := map[string]bool{top + "/": true}
 	for _, e := range es {
+		// A folder's entry comes before its first file (examples/), as tar itself writes them.
+		if d := e.name[:strings.LastIndex(e.name, "/")+1]; !dirs[d] {
+			dirs[d] = true
+			if err := tw.WriteHeader(hdr(d, 0o755, 0, tar.TypeDir)); err != nil {
+				return err
+			}
+		}
 		data, err := os.ReadFile(e.path)
 		if err != nil {
 			return err
@@ -214,18 +224,6 @@ func sourceDate(root string) time.Time {
 		return time.Unix(n, 0).UTC()
 	}
 	return floor
-}
-
-// extraFiles are the documents every archive carries, when the tree has them.
-func extraFiles(root string) []string {
-	var out []string
-	for _, n := range []string{"README.md", "LICENSE", "LICENSE.md", "NOTICE"} {
-		p := filepath.Join(root, n)
-		if st, err := os.Stat(p); err == nil && st.Mode().IsRegular() {
-			out = append(out, p)
-		}
-	}
-	return out
 }
 
 func fileSHA256(path string) (string, error) {

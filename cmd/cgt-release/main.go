@@ -69,13 +69,16 @@ func run(ver, out string) error {
 	}
 	defer os.RemoveAll(stage)
 	mtime := sourceDate(root)
-	docs := extraFiles(root)
 
 	var files []string
 	bundles := map[Target]string{}
 	for _, t := range Targets {
 		dir := filepath.Join(stage, t.String())
 		if err := Build(root, t, ver, dir); err != nil {
+			return err
+		}
+		docs, err := releaseDocs(root, t, dir)
+		if err != nil {
 			return err
 		}
 		archive := filepath.Join(out, ArchiveName(ver, t))
@@ -87,7 +90,7 @@ func run(ver, out string) error {
 			return err
 		}
 		bundle := filepath.Join(out, BundleName(ver, t))
-		if err := writeBundle(bundle, t, dir, manifest, docs, mtime); err != nil {
+		if err := writeBundle(bundle, t, dir, manifest, bundleDocs(docs), mtime); err != nil {
 			return err
 		}
 		files = append(files, archive, bundle)

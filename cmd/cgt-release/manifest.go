@@ -17,6 +17,12 @@ const (
 	ServerSchema = "https://static.modelcontextprotocol.io/schemas/2025-12-11/server.schema.json"
 	// ManifestVersion is the MCP Bundle (.mcpb) manifest specification the bundles follow.
 	ManifestVersion = "0.3"
+	// License is the SPDX identifier of the licence in LICENSE.
+	License = "MIT"
+	// defaultLedgerFolder is the bundle's folder unless the person picks another: a folder of
+	// cgt's own, made empty on the first run (cgt-mcp --make-root), never the whole Documents
+	// folder, whose other files an agent has no business reading.
+	defaultLedgerFolder = "${HOME}/Documents/cgt"
 	// shortDescription is the registry's description (at most 100 characters) and the bundle's.
 	shortDescription = "UK Capital Gains Tax on shares and funds: HMRC share matching, pools and SA108 figures"
 )
@@ -62,6 +68,14 @@ func mcpbPlatform(goos string) string {
 	return goos
 }
 
+// nodeArch is Node's name for a Go architecture (process.arch).
+func nodeArch(goarch string) string {
+	if goarch == "amd64" {
+		return "x64"
+	}
+	return goarch
+}
+
 // Manifest is the manifest.json of a target's MCP bundle: a binary server (server/cgt-mcp) run
 // with --root set to the folder the person picks when installing it.
 func Manifest(ver string, t Target, tools []Tool) ([]byte, error) {
@@ -76,6 +90,7 @@ func Manifest(ver string, t Target, tools []Tool) ([]byte, error) {
 		"author":           map[string]any{"name": "cgt contributors", "url": repository},
 		"repository":       map[string]any{"type": "git", "url": repository + ".git"},
 		"homepage":         repository,
+		"license":          License,
 		"documentation":    repository + "#readme",
 		"support":          repository + "/issues",
 		"server": map[string]any{
@@ -83,7 +98,7 @@ func Manifest(ver string, t Target, tools []Tool) ([]byte, error) {
 			"entry_point": entry,
 			"mcp_config": map[string]any{
 				"command": "${__dirname}/" + entry,
-				"args":    []any{"--root", "${user_config.ledger_folder}"},
+				"args":    []any{"--root", "${user_config.ledger_folder}", "--make-root"},
 			},
 		},
 		"tools":           tools,
@@ -94,19 +109,28 @@ func Manifest(ver string, t Target, tools []Tool) ([]byte, error) {
 			"ledger_folder": map[string]any{
 				"type":        "directory",
 				"title":       "Ledger folder",
-				"description": "The folder holding your cgt ledgers and broker exports; cgt reads files only inside it.",
+				"description": "The folder holding your cgt ledgers and broker exports; cgt reads files only inside it. The default, Documents/cgt, is made empty on the first run: put there only the files cgt may read.",
 				"required":    true,
-				"default":     "${HOME}/Documents",
+				"default":     defaultLedgerFolder,
 			},
 		},
 	}
 	return catalog.CanonicalJSON(m)
 }
 
+// publisherMeta is the key of server.json's _meta under which the registry keeps what the
+// publisher says beyond its schema.
+const publisherMeta = "io.modelcontextprotocol.registry/publisher-provided"
+
 // ServerJSON is the server.json the MCP Registry publishes: cgt-mcp as one MCP bundle per
-// platform, downloaded from the GitHub release, each with its SHA-256.
+// platform, downloaded from the GitHub release, each with its SHA-256. The registry's package
+// entry has no field for a platform (its schema allows no other properties), so each bundle's
+// platform is said where the schema leaves room: in _meta's publisher-provided object, one
+// entry per package in the same order, naming the identifier, the operating system and the
+// architecture (Node's process.platform and process.arch, as MCP clients and the bundle
+// manifest's compatibility.platforms name them), and in the file name (_OS_ARCH.mcpb).
 func ServerJSON(ver string, sums map[string]string) ([]byte, error) {
-	var pkgs []any
+	var pkgs, platforms []any
 	for _, t := range Targets {
 		name := BundleName(ver, t)
 		sum, ok := sums[name]
@@ -120,6 +144,11 @@ func ServerJSON(ver string, sums map[string]string) ([]byte, error) {
 			"fileSha256":   sum,
 			"transport":    map[string]any{"type": "stdio"},
 		})
+		platforms = append(platforms, map[string]any{
+			"identifier": repository + "/releases/download/v" + ver + "/" + name,
+			"os":         mcpbPlatform(t.OS),
+			"arch":       nodeArch(t.Arch),
+		})
 	}
 	s := map[string]any{
 		"$schema":     ServerSchema,
@@ -130,6 +159,10 @@ func ServerJSON(ver string, sums map[string]string) ([]byte, error) {
 		"repository":  map[string]any{"url": repository, "source": "github"},
 		"websiteUrl":  repository,
 		"packages":    pkgs,
+		"_meta": map[string]any{publisherMeta: map[string]any{
+			"license":          License,
+			"packagePlatforms": platforms,
+		}},
 	}
 	return catalog.CanonicalJSON(s)
 }

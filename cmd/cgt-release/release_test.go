@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -66,8 +67,9 @@ func TestManifestAndServerJSON(t *testing.T) {
 				} `json:"mcp_config"`
 			}
 			Tools         []Tool
+			License       string
 			Compatibility struct{ Platforms []string }
-			UserConfig    map[string]struct{ Type string } `json:"user_config"`
+			UserConfig    map[string]struct{ Type, Default string } `json:"user_config"`
 		}
 		if err := json.Unmarshal(raw, &m); err != nil {
 			t.Fatal(err)
@@ -85,6 +87,10 @@ func TestManifestAndServerJSON(t *testing.T) {
 					t.Errorf("%s: argument %s names no user_config entry", target, a)
 				}
 			}
+		}
+		if m.License != "MIT" || m.UserConfig["ledger_folder"].Default != "${HOME}/Documents/cgt" || !slices.Contains(m.Server.MCPConfig.Args, "--make-root") {
+			t.Errorf("%s: licence %q, default folder %q, args %v: want MIT and an empty folder of cgt's own, made on the first run",
+				target, m.License, m.UserConfig["ledger_folder"].Default, m.Server.MCPConfig.Args)
 		}
 		if len(m.Tools) != len(contract.Commands) {
 			t.Errorf("%s: %d tools in the manifest, %d in tools.json", target, len(m.Tools), len(contract.Commands))
@@ -112,6 +118,10 @@ func TestManifestAndServerJSON(t *testing.T) {
 			FileSha256   string
 			Transport    struct{ Type string }
 		}
+		Meta map[string]struct {
+			License          string
+			PackagePlatforms []struct{ Identifier, OS, Arch string }
+		} `json:"_meta"`
 	}
 	if err := json.Unmarshal(raw, &s); err != nil {
 		t.Fatal(err)
@@ -134,6 +144,17 @@ func TestManifestAndServerJSON(t *testing.T) {
 			t.Errorf("package %+v", p)
 		}
 	}
+	// Each bundle's platform, beside the package list in the schema's publisher-provided _meta.
+	plats := s.Meta["io.modelcontextprotocol.registry/publisher-provided"].PackagePlatforms
+	if len(plats) != len(s.Packages) {
+		t.Fatalf("%d platforms for %d packages", len(plats), len(s.Packages))
+	}
+	for i, p := range plats {
+		if p.Identifier != s.Packages[i].Identifier || !strings.HasSuffix(p.Identifier, "_"+Targets[i].OS+"_"+Targets[i].Arch+".mcpb") ||
+			!slices.Contains([]string{"linux", "darwin", "win32"}, p.OS) || !slices.Contains([]string{"x64", "arm64"}, p.Arch) {
+			t.Errorf("platform %d: %+v for %s", i, p, s.Packages[i].Identifier)
+		}
+	}
 	if _, err := ServerJSON(ver, map[string]string{}); err == nil {
 		t.Error("server.json without the bundles' checksums")
 	}
@@ -148,6 +169,9 @@ func TestArchivesAreReproducible(t *testing.T) {
 	}
 	readme := filepath.Join(dir, "README.md")
 	os.WriteFile(readme, []byte("# cgt\n"), 0o644)
+	example := filepath.Join(dir, "portfolio.cgt")
+	os.WriteFile(example, []byte("2024-01-02 BUY X 1 @ 1 GBP\n"), 0o644)
+	docs := []doc{{"README.md", readme}, {"examples/portfolio.cgt", example}}
 	mtime := time.Unix(1764000000, 0).UTC()
 	build := func(win bool) []byte {
 		tg := target
@@ -158,7 +182,7 @@ func TestArchivesAreReproducible(t *testing.T) {
 			}
 		}
 		out := filepath.Join(t.TempDir(), ArchiveName("1.2.3", tg))
-		if err := writeArchive(out, tg, "1.2.3", dir, []string{readme}, mtime); err != nil {
+		if err := writeArchive(out, tg, "1.2.3", dir, docs, mtime); err != nil {
 			t.Fatal(err)
 		}
 		b, _ := os.ReadFile(out)
@@ -185,7 +209,8 @@ func TestArchivesAreReproducible(t *testing.T) {
 		}
 		names = append(names, h.Name)
 	}
-	want := "cgt_1.2.3_linux_amd64/ cgt_1.2.3_linux_amd64/README.md cgt_1.2.3_linux_amd64/cgt cgt_1.2.3_linux_amd64/cgt-gen cgt_1.2.3_linux_amd64/cgt-mcp cgt_1.2.3_linux_amd64/cgt-serve cgt_1.2.3_linux_amd64/tool-cli"
+	want := "cgt_1.2.3_linux_amd64/ cgt_1.2.3_linux_amd64/README.md cgt_1.2.3_linux_amd64/cgt cgt_1.2.3_linux_amd64/cgt-mcp cgt_1.2.3_linux_amd64/cgt-serve " +
+		"cgt_1.2.3_linux_amd64/examples/ cgt_1.2.3_linux_amd64/examples/portfolio.cgt cgt_1.2.3_linux_amd64/tool-cli"
 	if strings.Join(names, " ") != want {
 		t.Errorf("entries %v", names)
 	}
@@ -198,7 +223,7 @@ func TestArchivesAreReproducible(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(zr2.File) != len(Programs)+1 || zr2.File[1].Name != "cgt_1.2.3_windows_amd64/cgt-gen.exe" {
+	if len(zr2.File) != len(Programs)+2 || zr2.File[1].Name != "cgt_1.2.3_windows_amd64/cgt-mcp.exe" {
 		t.Errorf("zip entries: %d, second %s", len(zr2.File), zr2.File[1].Name)
 	}
 }
@@ -207,5 +232,64 @@ func TestChecksumsFile(t *testing.T) {
 	got := string(checksums(map[string]string{"b.zip": "22", "a.tar.gz": "11"}))
 	if got != "11  a.tar.gz\n22  b.zip\n" {
 		t.Errorf("%q", got)
+	}
+}
+
+// Every archive carries the licence, the notices of the bundled data and of what the programs
+// link, and the examples the README's first command runs; the generator, which works only in
+// a checkout, is not shipped.
+func TestReleaseDocsCarryLicenceNoticesAndExamples(t *testing.T) {
+	root, err := moduleRoot()
+	if err != nil {
+		t.Fatal(err)
+	}
+	docs, err := releaseDocs(root, Target{"linux", "amd64"}, t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	byName := map[string]string{}
+	for _, d := range docs {
+		data, err := os.ReadFile(d.path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		byName[d.name] = string(data)
+	}
+	for _, name := range []string{"LICENSE", "NOTICE", "THIRD_PARTY_NOTICES", "README.md", "examples/portfolio.cgt"} {
+		if byName[name] == "" {
+			t.Errorf("the archive lacks %s", name)
+		}
+	}
+	if !strings.HasPrefix(byName["LICENSE"], "MIT License") {
+		t.Errorf("LICENSE does not start as the MIT License: %.40q", byName["LICENSE"])
+	}
+	notices, err := dataNotices(root)
+	if err != nil || !slices.Contains(notices, "cgt/fx/NOTICE.txt") {
+		t.Fatalf("data notices %v (%v), want cgt/fx/NOTICE.txt among them", notices, err)
+	}
+	for _, n := range notices {
+		text, _ := os.ReadFile(filepath.Join(root, n))
+		if !strings.Contains(byName["NOTICE"], strings.TrimSpace(string(text))) {
+			t.Errorf("NOTICE lacks %s in full", n)
+		}
+	}
+	if !strings.Contains(byName["NOTICE"], "Open Government Licence v3.0") {
+		t.Error("NOTICE does not carry the Open Government Licence notice of HMRC's rates")
+	}
+	for _, m := range []string{"Go standard library", "github.com/mark3labs/mcp-go", "github.com/shopspring/decimal", "golang.org/x/term"} {
+		if !strings.Contains(byName["THIRD_PARTY_NOTICES"], m) {
+			t.Errorf("THIRD_PARTY_NOTICES lacks %s", m)
+		}
+	}
+	if slices.Contains(Programs, "cgt-gen") {
+		t.Error("the archives ship cgt-gen, which works only in a checkout")
+	}
+	for _, d := range bundleDocs(docs) {
+		if strings.HasPrefix(d.name, "examples/") {
+			t.Errorf("the MCP bundle carries %s", d.name)
+		}
+	}
+	if len(bundleDocs(docs)) != 4 {
+		t.Errorf("bundle documents %v, want README.md, LICENSE, NOTICE, THIRD_PARTY_NOTICES", bundleDocs(docs))
 	}
 }
