@@ -24,7 +24,8 @@ const ledgerExample = "2024-04-01 BUY AAPL 100 @ 150.00 USD FEES 5.00 USD\n2024-
 // a transactions array and extra lines, in any combination (at least one), and the accounts
 // the files are in.
 type LedgerArgs struct {
-	Path         []string         `json:"path,omitempty" jsonschema_description:"Ledger files or broker exports, combined." cgt:"pos=0,alias=file,alias=files"`
+	Path         []string         `json:"path,omitempty" jsonschema_description:"Ledger files or broker exports, combined." cgt:"pos=0,alias=file"`
+	Files        []FileArg        `json:"files,omitempty" jsonschema_description:"More files: a path, or {name, content} inline."`
 	CGTContent   string           `json:"cgt_content,omitempty" jsonschema_description:"Ledger text (cgt lines, or a JSON array)." cgt:"alias=content"`
 	Transactions []map[string]any `json:"transactions,omitempty" jsonschema_description:"Transaction objects {date, action, ticker, quantity, price, fees}."`
 	Extra        []string         `json:"extra,omitempty" jsonschema_description:"More ledger lines (cited extra:N)."`
@@ -32,7 +33,21 @@ type LedgerArgs struct {
 }
 
 func (a LedgerArgs) ledger() ledgerInput {
-	return ledgerInput{content: a.CGTContent, transactions: a.Transactions, paths: a.Path, extra: a.Extra, accounts: a.Accounts}
+	in := ledgerInput{content: a.CGTContent, transactions: a.Transactions, paths: a.Path, extra: a.Extra, accounts: a.Accounts}
+	in.addFiles(a.Files)
+	return in
+}
+
+// addFiles adds the files argument's items: paths after the paths given, inline files as
+// inline files.
+func (in *ledgerInput) addFiles(files []FileArg) {
+	for _, f := range files {
+		if f.inline {
+			in.files = append(in.files, InlineFile{Name: f.Name, Content: f.Content})
+		} else {
+			in.paths = append(in.paths, f.Path)
+		}
+	}
 }
 
 // ledgerInput is the ways a ledger-reading command receives its ledger; they combine.
@@ -49,6 +64,50 @@ type ledgerInput struct {
 type InlineFile struct {
 	Name    string `json:"name"`
 	Content string `json:"content"`
+}
+
+// FileArg is an item of the files argument: a path (a string), or a file given inline as
+// {"name": "t212.csv", "content": "..."}, read as the file of that name would be and cited
+// by that name with the same line numbers.
+type FileArg struct {
+	Path    string
+	Name    string
+	Content string
+	inline  bool
+}
+
+// UnmarshalJSON reads a path or an inline file.
+func (f *FileArg) UnmarshalJSON(b []byte) error {
+	if err := json.Unmarshal(b, &f.Path); err == nil {
+		return nil
+	}
+	var obj struct {
+		Name    *string `json:"name"`
+		Content *string `json:"content"`
+	}
+	if err := json.Unmarshal(b, &obj); err != nil || obj.Name == nil || obj.Content == nil || *obj.Name == "" {
+		return envelope.New(envelope.InvalidArgument, "a files item is a path, or an object {\"name\": \"...\", \"content\": \"...\"} with both",
+			"Give the file's name (how it is cited) and its text.", `files=[{"name": "t212.csv", "content": "Action,Time,..."}]`).With("argument", "files")
+	}
+	f.Name, f.Content, f.inline = *obj.Name, *obj.Content, true
+	return nil
+}
+
+// MarshalJSON writes the item as given.
+func (f FileArg) MarshalJSON() ([]byte, error) {
+	if f.inline {
+		return json.Marshal(InlineFile{Name: f.Name, Content: f.Content})
+	}
+	return json.Marshal(f.Path)
+}
+
+// SchemaMap is an item's schema: a path, or a file inline.
+func (FileArg) SchemaMap() map[string]any {
+	return map[string]any{"oneOf": []any{
+		map[string]any{"type": "string"},
+		map[string]any{"type": "object", "required": []any{"name", "content"}, "properties": map[string]any{
+			"name": map[string]any{"type": "string"}, "content": map[string]any{"type": "string"}}},
+	}}
 }
 
 // extraFile is the name the extra lines are read under, so they are cited as extra:N.

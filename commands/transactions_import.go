@@ -19,7 +19,8 @@ import (
 
 // TransactionsImportArgs are the arguments of transactions.import.
 type TransactionsImportArgs struct {
-	Path        []string     `json:"path,omitempty" jsonschema_description:"Export files (format recognised from content)." cgt:"pos=0,alias=file,alias=files"`
+	Path        []string     `json:"path,omitempty" jsonschema_description:"Export files (format recognised from content)." cgt:"pos=0,alias=file"`
+	Files       []FileArg    `json:"files,omitempty" jsonschema_description:"More files: a path, or {name, content} inline."`
 	Content     string       `json:"content,omitempty" jsonschema_description:"An export's text." cgt:"alias=cgt_content"`
 	FileName    string       `json:"file_name,omitempty" jsonschema_description:"Its file name, e.g. history.csv." cgt:"alias=name"`
 	Broker      BrokerName   `json:"broker,omitempty" jsonschema_description:"Format (default auto)." cgt:"alias=format"`
@@ -69,7 +70,7 @@ var TransactionsImport = registry.NewCommand(registry.Meta{
 }, transactionsImport)
 
 func transactionsImport(_ context.Context, deps *registry.Deps, a TransactionsImportArgs) (TransactionsImportResult, []string, error) {
-	if len(a.Path) == 0 && a.Content == "" {
+	if len(a.Path) == 0 && a.Content == "" && len(a.Files) == 0 {
 		return TransactionsImportResult{}, nil, envelope.New(envelope.UsageError, "name at least one broker export file, or give an export's content",
 			"Give the files as path (positional in the CLI), or the export's text as content with its file_name.", "cgt transactions.import history.csv")
 	}
@@ -79,6 +80,7 @@ func transactionsImport(_ context.Context, deps *registry.Deps, a TransactionsIm
 			With("argument", "account_type")
 	}
 	in := ledgerInput{paths: a.Path, accounts: a.Accounts}
+	in.addFiles(a.Files)
 	opts := imports.Options{Broker: string(a.Broker), Account: a.Account}
 	if a.AccountType != "" {
 		typ, msg, hint := dsl.CheckAccountType(a.AccountType)
