@@ -25,8 +25,11 @@
 //
 // # Lifecycle
 //
-// The server exits with status 0 when stdin closes (after answering every request already
-// received), on SIGTERM, SIGINT or SIGHUP, and when the process that started it dies. Only
+// A call named by notifications/cancelled is cancelled through to the engine, gets no
+// response (as the specification asks) and frees its call slot at once, even while its work
+// is still stopping. The server exits with status 0 when stdin closes (the requests already
+// received get a second to be answered; calls still running then are cancelled and not
+// answered), on SIGTERM, SIGINT or SIGHUP, and when the process that started it dies. Only
 // JSON-RPC is written to stdout; logs go to stderr. It reads no environment variables.
 //
 // # Configuration
@@ -56,8 +59,13 @@
 // Origin header, when present, one of those too (403 otherwise: DNS rebinding); then the
 // bearer token (--token, or a random one printed once with the URL) must match, compared in
 // constant time (401 otherwise); a body over 8 MiB is 413. Calls go through the library's
-// handlers (the stdio fast path does not apply). SIGTERM, SIGINT and SIGHUP end it with status
-// 0 after the calls in flight (at most 5 seconds).
+// handlers (the stdio fast path does not apply). Sessions follow the specification: initialize
+// starts one (its id in Mcp-Session-Id); a later request without the header is 400, with an id
+// that names no session 404; DELETE ends a session; at most MaxSessions (100) are kept (a new
+// one ends the session idle longest) and a session unused for SessionIdleTimeout (an hour)
+// ends. SIGTERM, SIGINT and SIGHUP end it with status 0: calls in flight get 2 seconds to
+// finish, then are stopped and answered with a JSON-RPC error saying the server is shutting
+// down.
 //
 // # Other programs' catalogs
 //

@@ -24,7 +24,8 @@ import (
 // Everything else (initialize, tools/list, resources, unknown tools, task-augmented calls)
 // still goes to the library. Calls served this way run through a callgate.Gate (a fixed
 // number at once, a bounded queue, "server busy" beyond it); notifications/cancelled cancels
-// them, a panic is an internal error.
+// them (the call is not answered and its running slot is freed at once), a panic is an
+// internal error.
 
 // MaxQueue is how many tool calls may wait for their turn in the stdio server, beyond the
 // calls running (one per CPU by default, Options.MaxCalls). A message is at most
@@ -113,29 +114,51 @@ func (c *caller) take(m message, id string) bool {
 		}()
 		// Waits here, not in the reading loop, while the gate's running calls work.
 		if err := c.gate.Start(ctx); err != nil {
-			c.out.Write(errorLine(rawID, -32603, "the call was cancelled before it started"))
-			return
+			return // cancelled before it started: a cancelled request is not answered
 		}
-		defer c.gate.Done()
+		defer c.gate.Started(ctx)() // a cancel frees the slot at once, while the work stops
 		line := buffers.get()
 		line.b = c.answer(ctx, rawID, t, args, line.b[:0])
-		c.out.Write(line.b)
+		// A cancelled call gets no answer (the MCP specification's cancellation rule):
+		// neither one cancelled by notifications/cancelled nor one cut by end of input.
+		if ctx.Err() == nil {
+			c.out.Write(line.b)
+		}
 		buffers.put(line)
 	}()
 	return true
 }
 
-// cancel cancels the call a notifications/cancelled names, if it is one of ours.
-func (c *caller) cancel(m message) {
+// cancel cancels the call a notifications/cancelled names, if it is one of ours, and returns
+// its canonical id ("" when it names none of ours).
+func (c *caller) cancel(m message) string {
 	if c == nil || string(m.Method) != `"notifications/cancelled"` || m.call == nil {
-		return
+		return ""
+	}
+	id := canonicalID(m.call.RequestID)
+	c.mu.Lock()
+	cancel := c.cancels[id]
+	c.mu.Unlock()
+	if cancel == nil {
+		return ""
+	}
+	cancel()
+	return id
+}
+
+// cancelAll cancels every call in flight (input has ended) and returns their ids.
+func (c *caller) cancelAll() []string {
+	if c == nil {
+		return nil
 	}
 	c.mu.Lock()
-	cancel := c.cancels[canonicalID(m.call.RequestID)]
-	c.mu.Unlock()
-	if cancel != nil {
+	defer c.mu.Unlock()
+	ids := make([]string, 0, len(c.cancels))
+	for id, cancel := range c.cancels {
 		cancel()
+		ids = append(ids, id)
 	}
+	return ids
 }
 
 // answer runs the tool and appends the response line to dst.
@@ -188,7 +211,7 @@ func gatedTools(gate *callgate.Gate) server.ToolHandlerMiddleware {
 			if err := gate.Enter(ctx); err != nil {
 				return nil, err
 			}
-			defer gate.Done()
+			defer gate.Started(ctx)() // a cancel frees the slot at once, while the work stops
 			return next(ctx, req)
 		}
 	}

@@ -103,9 +103,13 @@ func TestDirectToolCalls(t *testing.T) {
 	send(`{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"missing","arguments":{}}}`)
 	read(4)
 	send(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"s"}}`)
-	read(1)
+	send(`{"jsonrpc":"2.0","id":5,"method":"ping"}`)
+	read(1) // the ping's: a cancelled call is not answered
+	if _, answered := answers[`"s"`]; answered {
+		t.Errorf("the cancelled call was answered: %s", answers[`"s"`])
+	}
 	for id, want := range map[string]string{
-		`"s"`: `"text":"cancelled: context canceled"`,
+		`5`: `"result":{}`,
 		`1`:   `"text":"args {\"n\": 12345678901234567890}"`,
 		`2`:   `"text":"args {}"`,
 		`3`:   `"error":{"code":-32603,"message":"panic recovered in boom tool handler: kaboom"}`,

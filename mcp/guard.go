@@ -25,8 +25,9 @@ const (
 // a JSON-RPC message object (which the library would call a parse error). Malformed JSON is
 // passed on: the library answers it with -32700.
 //
-// At the end of input it waits (up to drainTimeout) until every request it passed on has been
-// answered, so that `printf '...' | cgt mcp` gets all its answers before the server exits.
+// At the end of input it waits a moment (endGrace) for the answers to requests already
+// received, so that `printf '...' | cgt mcp` gets the quick ones, then cancels the calls still
+// running, which are not answered (closing stdin is how an MCP client ends a stdio server).
 type guard struct {
 	calls    *caller // answers tools/call of the server's own tools; nil: the library does
 	in       *bufio.Reader
@@ -37,8 +38,21 @@ type guard struct {
 	inflight *inflight
 }
 
-// drainTimeout bounds the wait for answers once input has ended.
-const drainTimeout = 30 * time.Second
+// endGrace is how long the server waits, once input has ended, for the answers to the
+// requests already received before it cancels the calls still running and exits.
+const endGrace = time.Second
+
+// endOfInput waits up to endGrace for the answers to the requests received, then cancels the
+// calls still running: they are not answered, and the server exits.
+func (g *guard) endOfInput() {
+	if g.inflight.drain(endGrace) {
+		return
+	}
+	// The library's own requests are cancelled when Read returns io.EOF.
+	for _, id := range g.calls.cancelAll() {
+		g.inflight.forget(id)
+	}
+}
 
 // newGuard reads from in and answers on out; out's answers settle the requests the guard
 // passes on.
@@ -53,7 +67,7 @@ func (g *guard) Read(p []byte) (int, error) {
 	for len(g.pending) == 0 {
 		if g.err != nil {
 			if g.err == io.EOF {
-				g.inflight.drain(drainTimeout)
+				g.endOfInput()
 			}
 			return 0, g.err
 		}
@@ -118,7 +132,9 @@ func (g *guard) accept(line []byte) bool {
 		return false
 	}
 	rid := requestIDOf(m)
-	g.calls.cancel(m)
+	if id := g.calls.cancel(m); id != "" {
+		g.inflight.forget(id) // a cancelled request is not answered
+	}
 	g.inflight.add(rid)
 	return !g.calls.take(m, rid)
 }
@@ -266,15 +282,27 @@ func (f *inflight) settle(msg []byte) {
 	f.mu.Unlock()
 }
 
-// drain waits until every request has been answered, or the timeout passes.
-func (f *inflight) drain(timeout time.Duration) {
+// forget removes a request that will not be answered (it was cancelled).
+func (f *inflight) forget(id string) {
+	f.mu.Lock()
+	f.n -= f.ids[id]
+	delete(f.ids, id)
+	f.mu.Unlock()
+}
+
+// drain waits until every request has been answered, or the timeout passes; it reports
+// whether every one was.
+func (f *inflight) drain(timeout time.Duration) bool {
 	deadline := time.Now().Add(timeout)
-	for time.Now().Before(deadline) {
+	for {
 		f.mu.Lock()
 		n := f.n
 		f.mu.Unlock()
 		if n == 0 {
-			return
+			return true
+		}
+		if !time.Now().Before(deadline) {
+			return false
 		}
 		time.Sleep(2 * time.Millisecond)
 	}

@@ -33,6 +33,10 @@ const MinTokenLength = 16
 // shutdownGrace is how long a signalled server waits for calls in flight before closing.
 const shutdownGrace = 5 * time.Second
 
+// callGrace is how long, of shutdownGrace, calls in flight may run on before they are stopped
+// and answered with an error saying the server is shutting down.
+const callGrace = 2 * time.Second
+
 // HTTPOptions configure `cgt mcp --http`.
 type HTTPOptions struct {
 	// Addr is host:port; an empty host (":8080") means 127.0.0.1, port 0 a free port.
@@ -49,7 +53,8 @@ type HTTPOptions struct {
 // ServeHTTP serves s over MCP's Streamable HTTP transport at http://HOST:PORT/mcp until ctx
 // ends or the process receives SIGTERM, SIGINT or SIGHUP; each is a clean end and returns nil
 // after the calls in flight finish (at most shutdownGrace). The URL, and the token when it was
-// generated, are printed on stderr. Every request must name this server in its Host header
+// generated, are printed on stderr. Calls still running callGrace after the end is asked for
+// are stopped and answered with a JSON-RPC error. Every request must name this server in its Host header
 // (and Origin, when it has one) and carry the token: see httpGuard.
 func ServeHTTP(ctx context.Context, s *server.MCPServer, opts HTTPOptions, stderr io.Writer) error {
 	host, port, err := listenAddress(opts.Addr)
@@ -75,6 +80,11 @@ func ServeHTTP(ctx context.Context, s *server.MCPServer, opts HTTPOptions, stder
 	// Over HTTP the library dispatches every tool call (in a goroutine per request): the gate
 	// bounds them as the stdio transport bounds the calls it runs itself.
 	s.Use(gatedTools(callgate.New(opts.MaxCalls, MaxQueue)))
+	// A call still running when shutdown gives up waiting is stopped and answered with an error.
+	stopCalls, cutCalls := context.WithCancel(context.Background())
+	defer cutCalls()
+	s.Use(stoppedByShutdown(stopCalls))
+	live := newSessions(MaxSessions, SessionIdleTimeout)
 	srv := &http.Server{ReadHeaderTimeout: 10 * time.Second, IdleTimeout: 2 * time.Minute}
 	streamable := server.NewStreamableHTTPServer(s,
 		server.WithEndpointPath(HTTPPath),
@@ -85,9 +95,14 @@ func ServeHTTP(ctx context.Context, s *server.MCPServer, opts HTTPOptions, stder
 		// httpGuard's Host check is stricter than the library's loopback-only one.
 		server.WithDisableLocalhostProtection(true),
 		server.WithStreamableHTTPLogger(slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))),
+		// Sessions are checked (unknown or ended: 404), bounded (MaxSessions) and end when
+		// idle (SessionIdleTimeout): the library's default accepts any id and keeps them all.
+		server.WithSessionIdManager(live),
+		server.WithSessionIdleTTL(SessionIdleTimeout),
 	)
+	live.ended = endIn(streamable)
 	mux := http.NewServeMux()
-	mux.Handle(HTTPPath, streamable)
+	mux.Handle(HTTPPath, sessionRules{next: streamable, sessions: live})
 	srv.Handler = newHTTPGuard(mux, token, allowedHosts(host, actual))
 
 	ctx, stop := signal.NotifyContext(ctx, syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP)
@@ -110,8 +125,12 @@ func ServeHTTP(ctx context.Context, s *server.MCPServer, opts HTTPOptions, stder
 		return err
 	case <-ctx.Done():
 	}
+	// Calls in flight get callGrace to finish; those still running are then stopped and
+	// answered with an error, and the connections close once answered (at most shutdownGrace).
 	sctx, cancel := context.WithTimeout(context.Background(), shutdownGrace)
 	defer cancel()
+	cut := time.AfterFunc(callGrace, cutCalls)
+	defer cut.Stop()
 	if err := streamable.Shutdown(sctx); err != nil {
 		srv.Close()
 	}

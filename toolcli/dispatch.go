@@ -181,7 +181,7 @@ func (s *Server) callTool(ctx context.Context, p params) (any, *RPCError) {
 		}
 		return nil, internal(fmt.Errorf("the call was cancelled while it waited: %w", err))
 	}
-	defer s.calls.Done()
+	defer s.calls.Started(ctx)() // a cancelled call frees its slot at once, while its work stops
 	res, err := prov.callTool(ctx, conn, desc.Name, args)
 	if err != nil {
 		return nil, internal(err)

@@ -9,6 +9,7 @@ import (
 	"context"
 	"fmt"
 	"runtime"
+	"sync"
 	"sync/atomic"
 )
 
@@ -90,3 +91,19 @@ func (g *Gate) Pending() int { return int(g.pending.Load()) }
 
 // Limits are the gate's running and queue sizes.
 func (g *Gate) Limits() (running, queue int) { return g.running, g.queue }
+
+// Started is for a call that has started (Start or Enter returned nil): it returns the
+// function that ends the call, in place of Done. The call's running slot is freed as soon as
+// ctx ends, even while its work is still stopping, so a cancelled call never holds up the
+// next one; its place among the admitted calls is kept until end is called, so the work of
+// cancelled calls still winding down stays within the queue's bound.
+func (g *Gate) Started(ctx context.Context) (end func()) {
+	var once sync.Once
+	free := func() { once.Do(func() { <-g.slots }) }
+	stop := context.AfterFunc(ctx, free)
+	return func() {
+		stop()
+		free()
+		g.pending.Add(-1)
+	}
+}

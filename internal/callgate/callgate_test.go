@@ -41,3 +41,29 @@ func TestGate(t *testing.T) {
 		t.Errorf("pending %d after every call ended", n)
 	}
 }
+
+// TestCancelledCallFreesItsSlotAtOnce guards that a call whose context ends gives its running
+// slot to the next call at once, while its place in the queue is kept until its work ends.
+func TestCancelledCallFreesItsSlotAtOnce(t *testing.T) {
+	g := New(1, 1)
+	ctx, cancel := context.WithCancel(context.Background())
+	if err := g.Enter(ctx); err != nil {
+		t.Fatal(err)
+	}
+	end := g.Started(ctx)
+	cancel() // the work goes on stopping; end is not called yet
+	next, stop := context.WithTimeout(context.Background(), 5*time.Second)
+	defer stop()
+	if err := g.Enter(next); err != nil {
+		t.Fatalf("the next call waited for a cancelled one: %v", err)
+	}
+	var busy *Busy
+	if err := g.Admit(); !errors.As(err, &busy) {
+		t.Fatalf("a third call while the cancelled one still winds down: %v, want busy", err)
+	}
+	end()
+	g.Done()
+	if n := g.Pending(); n != 0 {
+		t.Errorf("pending %d after every call ended", n)
+	}
+}
