@@ -31,7 +31,13 @@ import (
 //
 // Rows nested in rows follow their parent and inherit the entity, period, timestamp and source
 // they do not set themselves. Nested structs that are not rows flatten into dotted keys.
-func From(v any) []Record { return slices.Collect(Of(v)) }
+func From(v any) []Record {
+	recs := slices.Collect(Of(v))
+	for i := range recs {
+		recs[i].resolve()
+	}
+	return recs
+}
 
 // Of is From as a sequence: it derives each record as it is reached, so a consumer that
 // writes records out holds one at a time. It may be ranged over more than once.
@@ -60,14 +66,16 @@ func Of(v any) iter.Seq[Record] {
 		if n, ok := v.(Entitled); ok {
 			root.Entity = n.RecordEntity()
 		}
+		var b builder
+		p := structPlanOf(rv.Type(), "", true)
 		kind := topKind(rv.Type())
 		if kind == "" {
-			childRows(rv, root, 0, yield)
+			b.childRows(rv, p, root, 0, yield)
 			return
 		}
-		top := makeRecord(rv, kind, root, 0)
+		top := b.makeRecord(rv, p, kind, root, 0)
 		if yield(top) {
-			childRows(rv, top, 1, yield)
+			b.childRows(rv, p, top, 1, yield)
 		}
 	}
 }
@@ -133,24 +141,6 @@ func topKind(t reflect.Type) string {
 		}
 	}
 	return ""
-}
-
-// childRows yields the rows of a struct value, depth-first; it reports false once yield has
-// asked to stop.
-func childRows(rv reflect.Value, parent Record, depth int, yield func(Record) bool) bool {
-	for _, f := range fieldsOf(rv) {
-		kind, ok := strings.CutPrefix(f.tag, "rows=")
-		if !ok {
-			continue
-		}
-		for _, el := range rowValues(f.val) {
-			rec := makeRecord(el, kind, parent, depth)
-			if !yield(rec) || !childRows(el, rec, depth+1, yield) {
-				return false
-			}
-		}
-	}
-	return true
 }
 
 // rowValues lists the structs a rows= field holds: the elements of a slice, or the field
@@ -233,39 +223,6 @@ func planOf(t reflect.Type) []fieldPlan {
 	}
 	plans.Store(t, plan)
 	return plan
-}
-
-func makeRecord(rv reflect.Value, kind string, parent Record, depth int) Record {
-	rec := Record{Kind: kind, Entity: parent.Entity, Period: parent.Period, Timestamp: parent.Timestamp, Source: parent.Source, Depth: depth}
-	for _, f := range fieldsOf(rv) {
-		switch {
-		case strings.HasPrefix(f.tag, "rows=") || f.tag == "-":
-			continue
-		case f.tag == "entity":
-			rec.Entity = scalar(f.val)
-		case f.tag == "period":
-			rec.Period = scalar(f.val)
-		case f.tag == "timestamp":
-			rec.Timestamp = scalar(f.val)
-		case f.tag == "source":
-			if s := sourceString(f.val); s != "" {
-				rec.Source = s
-			}
-		case f.tag == "prose":
-			v := indirect(f.val)
-			if (!v.IsValid() || v.Len() == 0) && rv.CanAddr() {
-				if p, ok := rv.Addr().Interface().(Proser); ok {
-					v = reflect.ValueOf(p.Prose())
-				}
-			}
-			if v.IsValid() && v.Len() > 0 {
-				rec.Fields = append(rec.Fields, Field{Key: f.name, Value: listValue(v), Type: "prose"})
-			}
-		default:
-			rec.Fields = appendField(rec.Fields, f.name, f.val, f.omitempty)
-		}
-	}
-	return rec
 }
 
 // Proser is a row whose prose field is written when it is rendered rather than kept in the

@@ -12,7 +12,7 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/cgt-tools/cgt/envelope"
+	"github.com/cgt-tools/cgt/internal/jsontext"
 )
 
 // Options shape a dense rendering.
@@ -76,23 +76,19 @@ func Write(w io.Writer, format string, recs iter.Seq[Record], warnings []string,
 	if format == "compact" || format == "schema" {
 		recs = withFacts(recs, opt.Fields)
 	}
-	header := ""
-	var line func(Record) string
+	var line lineWriter
 	switch format {
 	case "compact":
-		line = func(r Record) string { return compactLine(r, opt.Fields) }
+		line = func(b []byte, r Record) []byte { return appendCompact(b, r, opt.Fields) }
 	case "schema":
-		sc := newSchema(recs, opt.Fields)
-		if sc.any {
-			header, line = sc.header(), sc.row
-		}
+		return writeSchema(w, recs, warnings, opt, notices(format, opt.Entity))
 	case "records":
 		ids := map[string]int{}
-		line = func(r Record) string { return jsonLine(ids, r, opt.Fields) }
+		line = func(b []byte, r Record) []byte { return appendJSONLine(b, ids, r, opt.Fields) }
 	default:
 		return fmt.Errorf("unknown format %q (formats: %s)", format, strings.Join(Formats, ", "))
 	}
-	return finish(w, header, recs, line, warnings, opt, notices(format, opt.Entity), format == "records")
+	return finish(w, "", recs, line, 0, warnings, opt, notices(format, opt.Entity), format == "records")
 }
 
 // notice writes one line that is not a record of the result: a warning, the truncation, an
@@ -160,9 +156,15 @@ func RenderErrorAs(format, entity, code, message string, extra []Field, warnings
 	return b.String()
 }
 
+// lineWriter appends the line of one record (without its newline) to b.
+type lineWriter = func(b []byte, r Record) []byte
+
 // finish writes the header, then a line per record within the record and character limits
 // (cutting at a record boundary), the truncation notice and the warnings, which are never cut.
-func finish(w io.Writer, header string, recs iter.Seq[Record], line func(Record) string, warnings []string, opt Options, note notice, jsonl bool) error {
+// Every line is written into one reused buffer. unread is the number of records after recs
+// that are left out whatever the limits (the schema format stops keeping rows once they can
+// no longer fit).
+func finish[R any](w io.Writer, header string, recs iter.Seq[R], line func([]byte, R) []byte, unread int, warnings []string, opt Options, note notice, jsonl bool) error {
 	bw, flush := bufferedTo(w)
 	defer flush()
 	written := 0
@@ -174,19 +176,23 @@ func finish(w io.Writer, header string, recs iter.Seq[Record], line func(Record)
 		put(header + "\n")
 	}
 	kept, left := 0, 0
+	var l []byte
 	for r := range recs {
 		if left > 0 || opt.MaxRecords > 0 && kept >= opt.MaxRecords {
 			left++
 			continue
 		}
-		l := line(r)
+		l = line(l[:0], r)
 		if opt.MaxChars > 0 && written+len(l)+1 > opt.MaxChars && kept > 0 {
 			left++
 			continue
 		}
-		put(l + "\n")
+		l = append(l, '\n')
+		n, _ := bw.Write(l)
+		written += n
 		kept++
 	}
+	left += unread
 	if left > 0 {
 		fs := []Field{{Value: fmt.Sprintf("%d more records", left)}}
 		if jsonl {
@@ -214,7 +220,7 @@ func finish(w io.Writer, header string, recs iter.Seq[Record], line func(Record)
 // calls return nil). A writer in memory (a strings.Builder, a bytes.Buffer) is written
 // directly; any other goes through a 64 KiB buffer taken from a pool: a server answering a
 // short result for every call would otherwise allocate and clear 64 KiB for each.
-func bufferedTo(w io.Writer) (io.StringWriter, func() error) {
+func bufferedTo(w io.Writer) (stringWriter, func() error) {
 	switch m := w.(type) {
 	case *strings.Builder:
 		return m, func() error { return nil }
@@ -234,6 +240,12 @@ func bufferedTo(w io.Writer) (io.StringWriter, func() error) {
 		writers.Put(bw)
 		return err
 	}
+}
+
+// stringWriter takes bytes and strings (a strings.Builder, a bytes.Buffer, a bufio.Writer).
+type stringWriter interface {
+	io.Writer
+	io.StringWriter
 }
 
 var writers = sync.Pool{New: func() any { return bufio.NewWriterSize(nil, 64<<10) }}
@@ -298,137 +310,57 @@ func selected(r Record, fields []string) []Field {
 	return out
 }
 
-// compactLine: ENTITY|KIND|PERIOD|TIMESTAMP|k=v|...|src=SOURCE, structural segments only
-// when set.
-func compactLine(r Record, fields []string) string {
-	var b strings.Builder
-	b.WriteString(Escape(r.Entity) + "|" + Escape(r.Kind))
+// appendCompact appends the compact line of r to b: ENTITY|KIND|PERIOD|TIMESTAMP|k=v|...|src=SOURCE,
+// structural segments only when set.
+func appendCompact(b []byte, r Record, fields []string) []byte {
+	b = appendEscaped(b, r.Entity)
+	b = append(b, '|')
+	b = appendEscaped(b, r.Kind)
 	if r.Period != "" {
-		b.WriteString("|" + Escape(r.Period))
+		b = append(b, '|')
+		b = appendEscaped(b, r.Period)
 	}
 	if r.Timestamp != "" {
-		b.WriteString("|" + Escape(r.Timestamp))
-	}
-	for _, f := range selected(r, fields) {
-		b.WriteString("|" + EscapeKey(f.Key) + "=" + Escape(f.Value))
-	}
-	if r.Source != "" {
-		b.WriteString("|src=" + Escape(r.Source))
-	}
-	return b.String()
-}
-
-// schema lays out the schema format: one schema line naming the columns, then one row line
-// per record. Structural columns (entity, kind, period, timestamp, src) come first and appear
-// only when some record has them; --fields order wins for the field columns, and otherwise
-// the fields most records have come first (in first-appearance order among equals), so the
-// many rows of one kind (pool events, disposals) do not each start with the empty cells of the
-// few (tax years). A row stops at its last non-empty cell: the missing cells are empty.
-type schema struct {
-	any, period, time, src bool
-	cols                   []string
-}
-
-// newSchema reads the records once for the columns.
-func newSchema(recs iter.Seq[Record], fields []string) schema {
-	sc := schema{cols: fields}
-	var dense denseColumns
-	for r := range recs {
-		sc.any = true
-		sc.period = sc.period || r.Period != ""
-		sc.time = sc.time || r.Timestamp != ""
-		sc.src = sc.src || r.Source != ""
-		if fields == nil {
-			dense.add(r)
-		}
+		b = append(b, '|')
+		b = appendEscaped(b, r.Timestamp)
 	}
 	if fields == nil {
-		sc.cols = dense.byUse()
-	}
-	return sc
-}
-
-func (sc schema) header() string {
-	head := []string{"schema", "entity", "kind"}
-	if sc.period {
-		head = append(head, "period")
-	}
-	if sc.time {
-		head = append(head, "timestamp")
-	}
-	if sc.src {
-		head = append(head, "src")
-	}
-	for _, c := range sc.cols {
-		head = append(head, EscapeKey(c))
-	}
-	return strings.Join(head, "|")
-}
-
-func (sc schema) row(r Record) string {
-	row := []string{"row", Escape(r.Entity), Escape(r.Kind)}
-	if sc.period {
-		row = append(row, Escape(r.Period))
-	}
-	if sc.time {
-		row = append(row, Escape(r.Timestamp))
-	}
-	if sc.src {
-		row = append(row, Escape(r.Source))
-	}
-	for _, c := range sc.cols {
-		v, _ := r.Get(c)
-		row = append(row, Escape(v))
-	}
-	return strings.Join(trimEmpty(row), "|")
-}
-
-// trimEmpty drops trailing empty cells.
-func trimEmpty(row []string) []string {
-	n := len(row)
-	for n > 0 && row[n-1] == "" {
-		n--
-	}
-	return row[:n]
-}
-
-// denseColumns collects every non-prose field name in first-appearance order, with the
-// number of records that have it.
-type denseColumns struct {
-	cols []string
-	uses map[string]int
-}
-
-func (d *denseColumns) add(r Record) {
-	if d.uses == nil {
-		d.uses = map[string]int{}
-	}
-	for _, f := range r.Fields {
-		if f.Type == "prose" {
-			continue
+		for _, f := range r.Fields {
+			if f.Type != "prose" {
+				b = appendPair(b, f.Key, f.Value)
+			}
 		}
-		if d.uses[f.Key] == 0 {
-			d.cols = append(d.cols, f.Key)
+	} else {
+		for _, k := range fields {
+			if v, ok := r.Get(k); ok {
+				b = appendPair(b, k, v)
+			}
 		}
-		d.uses[f.Key]++
 	}
+	if r.Source != "" {
+		b = append(b, "|src="...)
+		b = appendEscaped(b, r.Source)
+	}
+	return b
 }
 
-// byUse is the columns, the most used first; first appearance orders the equally used.
-func (d *denseColumns) byUse() []string {
-	slices.SortStableFunc(d.cols, func(a, b string) int { return d.uses[b] - d.uses[a] })
-	return d.cols
+// appendPair appends |key=value, escaped.
+func appendPair(b []byte, key, value string) []byte {
+	b = append(b, '|')
+	b = appendEscapedKey(b, key)
+	b = append(b, '=')
+	return appendEscaped(b, value)
 }
 
-// jsonLine: one JSON object per record with a stable, unique chunk id; ids counts the ids
-// given so far.
-func jsonLine(ids map[string]int, r Record, fields []string) string {
+// appendJSONLine appends one JSON object per record with a stable, unique chunk id; ids
+// counts the ids given so far.
+func appendJSONLine(b []byte, ids map[string]int, r Record, fields []string) []byte {
 	id := chunkID(r)
 	ids[id]++
 	if n := ids[id]; n > 1 {
 		id += "#" + strconv.Itoa(n)
 	}
-	return jsonRecord(id, r, selected(r, fields))
+	return appendJSONRecord(b, id, r, selected(r, fields))
 }
 
 // chunkID names a record from its entity, kind, period or timestamp, and source, so the same
@@ -447,36 +379,44 @@ func chunkID(r Record) string {
 }
 
 func jsonRecord(id string, r Record, fs []Field) string {
-	var b strings.Builder
-	b.WriteString(`{"id":` + jsonString(id) + `,"entity":` + jsonString(r.Entity) + `,"kind":` + jsonString(r.Kind))
+	return string(appendJSONRecord(nil, id, r, fs))
+}
+
+func appendJSONRecord(b []byte, id string, r Record, fs []Field) []byte {
+	b = append(b, `{"id":`...)
+	b = jsontext.AppendString(b, id, false)
+	b = append(b, `,"entity":`...)
+	b = jsontext.AppendString(b, r.Entity, false)
+	b = append(b, `,"kind":`...)
+	b = jsontext.AppendString(b, r.Kind, false)
 	if r.Period != "" {
-		b.WriteString(`,"period":` + jsonString(r.Period))
+		b = append(b, `,"period":`...)
+		b = jsontext.AppendString(b, r.Period, false)
 	}
 	if r.Timestamp != "" {
-		b.WriteString(`,"timestamp":` + jsonString(r.Timestamp))
+		b = append(b, `,"timestamp":`...)
+		b = jsontext.AppendString(b, r.Timestamp, false)
 	}
-	b.WriteString(`,"fields":{`)
+	b = append(b, `,"fields":{`...)
 	for i, f := range fs {
 		if i > 0 {
-			b.WriteByte(',')
+			b = append(b, ',')
 		}
-		b.WriteString(jsonString(f.Key) + ":" + jsonString(f.Value))
+		b = jsontext.AppendString(b, f.Key, false)
+		b = append(b, ':')
+		b = jsontext.AppendString(b, f.Value, false)
 	}
-	b.WriteByte('}')
+	b = append(b, '}')
 	if r.Source != "" {
-		b.WriteString(`,"source":` + jsonString(r.Source))
+		b = append(b, `,"source":`...)
+		b = jsontext.AppendString(b, r.Source, false)
 	}
 	if len(r.Metadata) > 0 {
 		m, _ := json.Marshal(r.Metadata)
-		b.WriteString(`,"metadata":` + string(m))
+		b = append(b, `,"metadata":`...)
+		b = append(b, m...)
 	}
-	b.WriteByte('}')
-	return b.String()
-}
-
-func jsonString(s string) string {
-	b, _ := envelope.Marshal(s)
-	return string(b)
+	return append(b, '}')
 }
 
 // Escape makes a value safe inside a |-separated line, reversibly: \ -> \\, | -> \|,
@@ -487,6 +427,38 @@ func Escape(s string) string {
 	}
 	r := strings.NewReplacer(`\`, `\\`, `|`, `\|`, "\n", `\n`, "\r", `\r`)
 	return r.Replace(s)
+}
+
+// appendEscaped appends Escape(s).
+func appendEscaped(b []byte, s string) []byte {
+	start := 0
+	for i := 0; i < len(s); i++ {
+		var esc string
+		switch s[i] {
+		case '\\':
+			esc = `\\`
+		case '|':
+			esc = `\|`
+		case '\n':
+			esc = `\n`
+		case '\r':
+			esc = `\r`
+		default:
+			continue
+		}
+		b = append(b, s[start:i]...)
+		b = append(b, esc...)
+		start = i + 1
+	}
+	return append(b, s[start:]...)
+}
+
+// appendEscapedKey appends EscapeKey(s).
+func appendEscapedKey(b []byte, s string) []byte {
+	if strings.IndexByte(s, '=') < 0 {
+		return appendEscaped(b, s)
+	}
+	return append(b, EscapeKey(s)...)
 }
 
 // EscapeKey escapes a field name: as Escape, and = -> \=.

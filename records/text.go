@@ -39,6 +39,7 @@ func WriteText(w io.Writer, recs iter.Seq[Record], warnings []string) error {
 }
 
 func writeTextRecord(b *bufio.Writer, r Record) {
+	r.resolve()
 	pad := strings.Repeat("    ", r.Depth)
 	b.WriteString(pad + heading(r) + "\n")
 	width := 0

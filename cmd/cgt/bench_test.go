@@ -181,7 +181,7 @@ func BenchmarkReportLedger(b *testing.B) {
 	if err := os.WriteFile(path, src.Bytes(), 0o644); err != nil {
 		b.Fatal(err)
 	}
-	for _, format := range []string{"json", "compact", "records", "text"} {
+	for _, format := range []string{"json", "compact", "schema", "records", "text"} {
 		b.Run(format, func(b *testing.B) {
 			var out countingWriter
 			f := newFactory()

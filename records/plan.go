@@ -1,0 +1,679 @@
+package records
+
+import (
+	"encoding/json"
+	"fmt"
+	"reflect"
+	"runtime"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"unicode/utf8"
+)
+
+// Deriving records from a result works from a plan of each struct type, made once: which
+// field is the entity, the rows, the source; how each value is written; the keys of nested
+// fields with their prefix already joined. A large report has millions of rows of a handful
+// of types, and working this out from the tags and method sets for every row (and boxing
+// every value to ask it for its JSON) cost several times what writing the rows did. The
+// plan gives the same records as the reflective walk in adapter.go (appendField, scalar),
+// which stays the path for values whose type is only known at run time (interfaces).
+
+// role is what a field is to the record of its row.
+type role uint8
+
+const (
+	roleValue     role = iota // a field of the record
+	roleSkip                  // record:"-"
+	roleRows                  // record:"rows=KIND": rows of their own
+	roleEntity                // record:"entity"
+	rolePeriod                // record:"period"
+	roleTimestamp             // record:"timestamp"
+	roleSource                // record:"source"
+	roleProse                 // record:"prose"
+	roleEmbedded              // an embedded struct whose fields are inlined
+)
+
+// fieldOp is one field of a struct plan.
+type fieldOp struct {
+	index     int
+	role      role
+	key       string // the record key: the JSON name, after the prefix of a nested struct
+	kind      string // roleRows: the kind of the rows
+	omitempty bool
+	embedded  *lazyPlan   // roleEmbedded
+	rows      *lazyPlan   // roleRows: the rows' plan, when their type is fixed
+	value     *valuePlan  // roleValue
+	scalar    scalarWrite // roleEntity, rolePeriod, roleTimestamp
+	dynamic   bool        // the structural parts: an interface, scalar decides from the value
+	stringer  bool        // roleSource: a fmt.Stringer
+}
+
+// structPlan is the fields of one struct type, either as a row (tags give the structure) or
+// nested in a row under a key prefix (every field but "-" and rows is a value).
+type structPlan struct {
+	ops []fieldOp
+	// fields is the most fields a record of this row type has had: the capacity given to
+	// the next one's.
+	fields atomic.Int32
+}
+
+// lazyPlan is a struct plan made when first used, so that a type that holds itself (through
+// a pointer or a slice) does not make plans without end.
+type lazyPlan struct {
+	t      reflect.Type
+	prefix string
+	row    bool
+	p      atomic.Pointer[structPlan]
+}
+
+func (l *lazyPlan) get() *structPlan {
+	if p := l.p.Load(); p != nil {
+		return p
+	}
+	p := structPlanOf(l.t, l.prefix, l.row)
+	l.p.Store(p)
+	return p
+}
+
+type planKey struct {
+	t      reflect.Type
+	prefix string
+	row    bool
+}
+
+var structPlans sync.Map // planKey -> *structPlan
+
+// structPlanOf is the plan of struct type t: as a row when row is set, else as a struct
+// nested under prefix ("" or "pool_before.").
+func structPlanOf(t reflect.Type, prefix string, row bool) *structPlan {
+	k := planKey{t, prefix, row}
+	if p, ok := structPlans.Load(k); ok {
+		return p.(*structPlan)
+	}
+	p := &structPlan{}
+	for _, fp := range planOf(t) {
+		sf := t.Field(fp.index)
+		op := fieldOp{index: fp.index, key: prefix + fp.name, omitempty: fp.omitempty}
+		switch {
+		case fp.embedded:
+			op.role = roleEmbedded
+			op.embedded = &lazyPlan{t: indirectType(sf.Type), prefix: prefix, row: row}
+		case fp.tag == "-":
+			op.role = roleSkip
+		case strings.HasPrefix(fp.tag, "rows="):
+			op.role, op.kind = roleRows, strings.TrimPrefix(fp.tag, "rows=")
+			el := indirectType(sf.Type)
+			if el.Kind() == reflect.Slice || el.Kind() == reflect.Array {
+				el = indirectType(el.Elem())
+			}
+			if el.Kind() == reflect.Struct {
+				op.rows = &lazyPlan{t: el, row: true}
+			}
+		case !row:
+			op.value = valuePlanOf(sf.Type, op.key)
+		case fp.tag == "entity" || fp.tag == "period" || fp.tag == "timestamp":
+			op.role = structuralRole(fp.tag)
+			e := indirectType(sf.Type)
+			op.dynamic = e.Kind() == reflect.Interface
+			op.scalar = scalarWriteOf(e)
+		case fp.tag == "source":
+			op.role = roleSource
+			e := indirectType(sf.Type)
+			op.stringer = e.Kind() != reflect.Interface && e.Implements(stringerType)
+		case fp.tag == "prose":
+			op.role = roleProse
+		default:
+			op.value = valuePlanOf(sf.Type, op.key)
+		}
+		p.ops = append(p.ops, op)
+	}
+	actual, _ := structPlans.LoadOrStore(k, p)
+	return actual.(*structPlan)
+}
+
+func structuralRole(tag string) role {
+	switch tag {
+	case "entity":
+		return roleEntity
+	case "period":
+		return rolePeriod
+	}
+	return roleTimestamp
+}
+
+// shape is how a value is written into a record.
+type shape uint8
+
+const (
+	shapeDynamic  shape = iota // an interface: the reflective path decides from the value
+	shapeScalar                // one field
+	shapeStruct                // its fields under key.name
+	shapeList                  // one field, the elements joined by ListSeparator
+	shapeElements              // a list of structs: fields of their own (appendElements)
+	shapeMap                   // one field of JSON
+	shapeNone                  // nothing (a func, a channel)
+)
+
+// valuePlan is how a value of one declared type is written under one key.
+type valuePlan struct {
+	shape  shape
+	typ    string      // the field type of a scalar or a list ("money", "list", ...)
+	scalar scalarWrite // shapeScalar, and a list's elements
+	elem   *valuePlan  // shapeList: the plan of an element, when its type is fixed
+	nested *lazyPlan   // shapeStruct
+}
+
+// scalarWrite is how a scalar's text is had.
+type scalarWrite uint8
+
+const (
+	writeString     scalarWrite = iota // a string kind: the string itself
+	writeBool                          // true / false
+	writeInt                           // a signed integer without MarshalJSON
+	writeAppendJSON                    // AppendJSON(b) []byte, then as writeMarshaler
+	writeMarshaler                     // MarshalJSON: the text of a plain JSON string
+	writeGeneric                       // scalar(): encoding/json and back
+	writeStringer                      // a list element that is no scalar: its String()
+)
+
+// jsonAppender is a scalar that appends the JSON MarshalJSON writes without allocating (the
+// domain's money, decimals and dates).
+type jsonAppender interface{ AppendJSON(b []byte) []byte }
+
+var (
+	jsonAppenderType = reflect.TypeFor[jsonAppender]()
+	marshalerType    = reflect.TypeFor[json.Marshaler]()
+)
+
+func valuePlanOf(t reflect.Type, key string) *valuePlan {
+	e := indirectType(t)
+	if e.Kind() == reflect.Interface {
+		return &valuePlan{shape: shapeDynamic}
+	}
+	if typ := staticValueType(e); typ != "" {
+		return &valuePlan{shape: shapeScalar, typ: typ, scalar: scalarWriteOf(e)}
+	}
+	switch e.Kind() {
+	case reflect.Struct:
+		return &valuePlan{shape: shapeStruct, nested: &lazyPlan{t: e, prefix: key + ".", row: false}}
+	case reflect.Slice, reflect.Array:
+		if isComposite(e.Elem()) {
+			return &valuePlan{shape: shapeElements}
+		}
+		vp := &valuePlan{shape: shapeList, typ: "list"}
+		switch el := indirectType(e.Elem()); {
+		case el.Kind() == reflect.Interface:
+		case staticValueType(el) != "":
+			vp.elem = &valuePlan{shape: shapeScalar, scalar: scalarWriteOf(el)}
+		case el.Implements(stringerType):
+			vp.elem = &valuePlan{shape: shapeScalar, scalar: writeStringer}
+		}
+		return vp
+	case reflect.Map:
+		return &valuePlan{shape: shapeMap}
+	}
+	return &valuePlan{shape: shapeNone}
+}
+
+// staticValueType is valueType for a value of type t (not a pointer or an interface): a
+// Typed value's RecordType is asked of the type's zero value (it names the type's field
+// type, the same for every value).
+func staticValueType(t reflect.Type) string {
+	switch {
+	case t.Implements(typedType):
+		return reflect.Zero(t).Interface().(Typed).RecordType()
+	case t == decimalType:
+		return "decimal"
+	case t.Implements(marshalerType):
+		return "text"
+	}
+	switch t.Kind() {
+	case reflect.String:
+		return "text"
+	case reflect.Bool:
+		return "bool"
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Float32, reflect.Float64:
+		return "number"
+	}
+	return ""
+}
+
+// scalarWriteOf is how scalar writes a value of type t, in the order it tries.
+func scalarWriteOf(t reflect.Type) scalarWrite {
+	switch t.Kind() {
+	case reflect.String:
+		return writeString
+	case reflect.Bool:
+		return writeBool
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		if !t.Implements(marshalerType) {
+			return writeInt
+		}
+	}
+	switch {
+	case t.Implements(jsonAppenderType) && t.Implements(marshalerType):
+		return writeAppendJSON
+	case t.Implements(marshalerType):
+		return writeMarshaler
+	}
+	return writeGeneric
+}
+
+// builder makes one record: its fields, and the text of every value that is not already a
+// string kept in one buffer, turned into one string when the record is done (one allocation
+// per record rather than one per value).
+type builder struct {
+	rec   Record
+	buf   []byte
+	spans []span
+	// worker is set in a builder deriving a share of a long list for Of: it does not share
+	// out the lists nested in it again.
+	worker bool
+}
+
+// span is a value written into buf, to be set from the record's text at the end: a field
+// (index ≥ 0) or a structural part (entity, period, timestamp, source).
+type span struct {
+	field      int
+	start, end int
+}
+
+const (
+	spanEntity = -1 - iota
+	spanPeriod
+	spanTimestamp
+	spanSource
+)
+
+// makeRecord derives the record of row value rv (a struct of plan p) of the given kind
+// under parent.
+func (b *builder) makeRecord(rv reflect.Value, p *structPlan, kind string, parent Record, depth int) Record {
+	b.rec = Record{Kind: kind, Entity: parent.Entity, Period: parent.Period, Timestamp: parent.Timestamp, Source: parent.Source, Depth: depth}
+	if n := p.fields.Load(); n > 0 {
+		b.rec.Fields = make([]Field, 0, n)
+	}
+	b.buf, b.spans = b.buf[:0], b.spans[:0]
+	b.rowFields(rv, p)
+	if n := int32(len(b.rec.Fields)); n > p.fields.Load() {
+		p.fields.Store(n)
+	}
+	if len(b.spans) > 0 {
+		text := string(b.buf)
+		for _, s := range b.spans {
+			v := text[s.start:s.end]
+			switch s.field {
+			case spanEntity:
+				b.rec.Entity = v
+			case spanPeriod:
+				b.rec.Period = v
+			case spanTimestamp:
+				b.rec.Timestamp = v
+			case spanSource:
+				b.rec.Source = v
+			default:
+				b.rec.Fields[s.field].Value = v
+			}
+		}
+	}
+	rec := b.rec
+	b.rec = Record{}
+	return rec
+}
+
+func (b *builder) rowFields(rv reflect.Value, p *structPlan) {
+	for i := range p.ops {
+		op := &p.ops[i]
+		fv := rv.Field(op.index)
+		switch op.role {
+		case roleSkip, roleRows:
+		case roleEmbedded:
+			if inner := indirect(fv); inner.IsValid() {
+				b.rowFields(inner, op.embedded.get())
+			}
+		case roleEntity:
+			b.rec.Entity = b.scalarText(fv, op, spanEntity)
+		case rolePeriod:
+			b.rec.Period = b.scalarText(fv, op, spanPeriod)
+		case roleTimestamp:
+			b.rec.Timestamp = b.scalarText(fv, op, spanTimestamp)
+		case roleSource:
+			if s := b.source(fv, op); s != "" {
+				b.rec.Source = s
+			}
+		case roleProse:
+			b.prose(rv, fv, op.key)
+		default:
+			b.value(fv, op.key, op.value, op.omitempty)
+		}
+	}
+}
+
+// scalarText is scalar(v) for a structural part: a string is returned as it is; any other
+// value is written into the buffer as the part's span (and "" returned for now).
+func (b *builder) scalarText(v reflect.Value, op *fieldOp, part int) string {
+	if op.dynamic {
+		return scalar(v)
+	}
+	v = indirect(v)
+	if !v.IsValid() {
+		return ""
+	}
+	if op.scalar == writeString {
+		return v.String()
+	}
+	start := len(b.buf)
+	b.appendScalar(v, op.scalar)
+	b.spans = append(b.spans, span{part, start, len(b.buf)})
+	return ""
+}
+
+// source is sourceString(v), calling a Stringer without boxing it.
+func (b *builder) source(v reflect.Value, op *fieldOp) string {
+	if !op.stringer {
+		return sourceString(v)
+	}
+	if v = indirect(v); !v.IsValid() {
+		return ""
+	}
+	return methodsOf(v).(fmt.Stringer).String()
+}
+
+// prose adds the row's readable steps: the field's lines when it has them, else, for a
+// Proser, a field whose lines are written only when something reads them (the dense
+// formats leave prose out).
+func (b *builder) prose(rv, fv reflect.Value, key string) {
+	v := indirect(fv)
+	if v.IsValid() && v.Len() > 0 {
+		b.rec.Fields = append(b.rec.Fields, Field{Key: key, Value: listValue(v), Type: "prose"})
+		return
+	}
+	if !rv.CanAddr() {
+		return
+	}
+	if p, ok := rv.Addr().Interface().(Proser); ok {
+		b.rec.Fields = append(b.rec.Fields, Field{Key: key, Type: "prose"})
+		b.rec.proser = p
+	}
+}
+
+// value adds the fields of one value, as appendField does.
+func (b *builder) value(v reflect.Value, key string, vp *valuePlan, omitempty bool) {
+	if omitempty && v.IsZero() {
+		return
+	}
+	if vp.shape == shapeDynamic {
+		b.rec.Fields = appendField(b.rec.Fields, key, v, false)
+		return
+	}
+	v = indirect(v)
+	if !v.IsValid() {
+		return
+	}
+	switch vp.shape {
+	case shapeScalar:
+		if vp.scalar == writeString {
+			b.rec.Fields = append(b.rec.Fields, Field{Key: key, Value: v.String(), Type: vp.typ})
+			return
+		}
+		start := len(b.buf)
+		b.appendScalar(v, vp.scalar)
+		b.spans = append(b.spans, span{len(b.rec.Fields), start, len(b.buf)})
+		b.rec.Fields = append(b.rec.Fields, Field{Key: key, Type: vp.typ})
+	case shapeStruct:
+		p := vp.nested.get()
+		for i := range p.ops {
+			op := &p.ops[i]
+			fv := v.Field(op.index)
+			switch op.role {
+			case roleSkip, roleRows:
+			case roleEmbedded:
+				if inner := indirect(fv); inner.IsValid() {
+					b.nestedFields(inner, op.embedded.get())
+				}
+			default:
+				b.value(fv, op.key, op.value, op.omitempty)
+			}
+		}
+	case shapeList:
+		if vp.elem == nil {
+			b.rec.Fields = append(b.rec.Fields, Field{Key: key, Value: listValue(v), Type: "list"})
+			return
+		}
+		start := len(b.buf)
+		for i := 0; i < v.Len(); i++ {
+			if i > 0 {
+				b.buf = append(b.buf, ListSeparator...)
+			}
+			if el := indirect(v.Index(i)); el.IsValid() {
+				b.appendScalar(el, vp.elem.scalar)
+			}
+		}
+		b.spans = append(b.spans, span{len(b.rec.Fields), start, len(b.buf)})
+		b.rec.Fields = append(b.rec.Fields, Field{Key: key, Type: "list"})
+	case shapeElements:
+		b.rec.Fields = appendElements(b.rec.Fields, key, v)
+	case shapeMap:
+		j, _ := json.Marshal(v.Interface())
+		b.rec.Fields = append(b.rec.Fields, Field{Key: key, Value: string(j), Type: "json"})
+	}
+}
+
+// nestedFields adds the fields of an embedded struct inside a nested one.
+func (b *builder) nestedFields(v reflect.Value, p *structPlan) {
+	for i := range p.ops {
+		op := &p.ops[i]
+		fv := v.Field(op.index)
+		switch op.role {
+		case roleSkip, roleRows:
+		case roleEmbedded:
+			if inner := indirect(fv); inner.IsValid() {
+				b.nestedFields(inner, op.embedded.get())
+			}
+		default:
+			b.value(fv, op.key, op.value, op.omitempty)
+		}
+	}
+}
+
+// appendScalar appends scalar(v) to the buffer. v is neither a pointer nor an interface.
+func (b *builder) appendScalar(v reflect.Value, how scalarWrite) {
+	switch how {
+	case writeString:
+		b.buf = append(b.buf, v.String()...)
+		return
+	case writeBool:
+		b.buf = strconv.AppendBool(b.buf, v.Bool())
+		return
+	case writeInt:
+		b.buf = strconv.AppendInt(b.buf, v.Int(), 10)
+		return
+	case writeAppendJSON:
+		start := len(b.buf)
+		b.buf = methodsOf(v).(jsonAppender).AppendJSON(b.buf)
+		if unquoted, ok := plainJSONText(b.buf[start:]); ok {
+			n := copy(b.buf[start:], unquoted)
+			b.buf = b.buf[:start+n]
+			return
+		}
+		b.buf = b.buf[:start]
+	case writeStringer:
+		b.buf = append(b.buf, methodsOf(v).(fmt.Stringer).String()...)
+		return
+	case writeMarshaler:
+		if j, err := methodsOf(v).(json.Marshaler).MarshalJSON(); err == nil {
+			if unquoted, ok := plainJSONText(j); ok {
+				b.buf = append(b.buf, unquoted...)
+				return
+			}
+		}
+	}
+	b.buf = append(b.buf, scalar(v)...)
+}
+
+// methodsOf is v as an interface value for calling its methods: through its address when it
+// has one, which boxes nothing.
+func methodsOf(v reflect.Value) any {
+	if v.CanAddr() {
+		return v.Addr().Interface()
+	}
+	return v.Interface()
+}
+
+// plainJSONText is the text of a JSON string with nothing escaped in it: what scalar gives
+// for it. Anything else reports false.
+func plainJSONText(j []byte) ([]byte, bool) {
+	if len(j) < 2 || j[0] != '"' || j[len(j)-1] != '"' {
+		return nil, false
+	}
+	body := j[1 : len(j)-1]
+	for _, c := range body {
+		if c == '"' || c == '\\' || c < 0x20 {
+			return nil, false
+		}
+	}
+	if !utf8.Valid(body) {
+		return nil, false
+	}
+	return body, true
+}
+
+// childRows yields the rows of a struct value of plan p, depth-first; it reports false once
+// yield has asked to stop.
+func (b *builder) childRows(rv reflect.Value, p *structPlan, parent Record, depth int, yield func(Record) bool) bool {
+	for i := range p.ops {
+		op := &p.ops[i]
+		switch op.role {
+		case roleEmbedded:
+			if inner := indirect(rv.Field(op.index)); inner.IsValid() {
+				if !b.childRows(inner, op.embedded.get(), parent, depth, yield) {
+					return false
+				}
+			}
+		case roleRows:
+			v := indirect(rv.Field(op.index))
+			switch {
+			case !v.IsValid():
+			case v.Kind() == reflect.Struct:
+				if !b.row(v, op, parent, depth, yield) {
+					return false
+				}
+			case v.Kind() == reflect.Slice || v.Kind() == reflect.Array:
+				if !b.worker && v.Len() >= parallelMin && runtime.GOMAXPROCS(0) > 1 {
+					if !parallelRows(v, op, parent, depth, yield) {
+						return false
+					}
+					continue
+				}
+				for j := 0; j < v.Len(); j++ {
+					if el := indirect(v.Index(j)); el.IsValid() && el.Kind() == reflect.Struct {
+						if !b.row(el, op, parent, depth, yield) {
+							return false
+						}
+					}
+				}
+			}
+		}
+	}
+	return true
+}
+
+// row yields the record of one row of a rows= field, then its own rows.
+func (b *builder) row(el reflect.Value, op *fieldOp, parent Record, depth int, yield func(Record) bool) bool {
+	var p *structPlan
+	if op.rows != nil && op.rows.t == el.Type() {
+		p = op.rows.get()
+	} else {
+		p = structPlanOf(el.Type(), "", true)
+	}
+	rec := b.makeRecord(el, p, op.kind, parent, depth)
+	return yield(rec) && b.childRows(el, p, rec, depth+1, yield)
+}
+
+// A list of at least parallelMin rows is derived by the processors at once, in chunks of
+// chunkRows rows (with the rows nested in them), while the consumer writes the records of the
+// chunks already done, in order: deriving a large report's records costs more than writing
+// their lines. At most 2 chunks a processor are ahead of the consumer.
+const (
+	parallelMin = 512
+	chunkRows   = 128
+)
+
+// parallelRows yields the rows of the list v (and theirs) in order, derived by workers; it
+// reports false once yield has asked to stop, after the workers have stopped.
+func parallelRows(v reflect.Value, op *fieldOp, parent Record, depth int, yield func(Record) bool) bool {
+	n := v.Len()
+	chunks := (n + chunkRows - 1) / chunkRows
+	workers := min(runtime.GOMAXPROCS(0), chunks)
+	results := make([]chan []Record, chunks)
+	jobs := make(chan int, chunks)
+	done := make(chan struct{})
+	free := make(chan []Record, 3*workers) // the chunks' slices, used again once written
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			b := builder{worker: true}
+			for c := range jobs {
+				var recs []Record
+				select {
+				case recs = <-free:
+				default:
+				}
+				collect := func(r Record) bool {
+					recs = append(recs, r)
+					select {
+					case <-done:
+						return false
+					default:
+						return true
+					}
+				}
+				for j := c * chunkRows; j < min(n, (c+1)*chunkRows); j++ {
+					if el := indirect(v.Index(j)); el.IsValid() && el.Kind() == reflect.Struct {
+						if !b.row(el, op, parent, depth, collect) {
+							break
+						}
+					}
+				}
+				results[c] <- recs
+			}
+		}()
+	}
+	sent := 0
+	send := func() {
+		if sent < chunks {
+			results[sent] = make(chan []Record, 1)
+			jobs <- sent
+			sent++
+		}
+	}
+	for range 2 * workers {
+		send()
+	}
+	ok := true
+	for c := 0; c < chunks && ok; c++ {
+		recs := <-results[c]
+		send()
+		for _, r := range recs {
+			if !yield(r) {
+				ok = false
+				break
+			}
+		}
+		clear(recs)
+		select {
+		case free <- recs[:0]:
+		default:
+		}
+	}
+	if !ok {
+		close(done)
+	}
+	close(jobs)
+	wg.Wait()
+	return ok
+}
