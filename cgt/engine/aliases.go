@@ -17,6 +17,8 @@ const nameProbe = 64
 type securityLook struct {
 	ticker string
 	name   string // normalised: upper-case letters and digits, one space between words
+	core   string // the name without the words that do not tell securities apart (coreName)
+	class  string // ACC or DIST when the name says which, else ""
 	isin   string
 	first  model.Date
 }
@@ -37,6 +39,7 @@ func (c *calc) aliasWarnings() []string {
 	}
 	looks := make([]securityLook, len(led.tickers))
 	byName := map[string][]int{}
+	byCore := map[string][]int{}
 	for i, tk := range led.tickers {
 		l := &looks[i]
 		l.ticker = tk
@@ -57,6 +60,10 @@ func (c *calc) aliasWarnings() []string {
 		}
 		if l.name != "" {
 			byName[l.name] = append(byName[l.name], i)
+			l.core, l.class = coreName(l.name)
+			if l.core != "" {
+				byCore[l.core] = append(byCore[l.core], i)
+			}
 		}
 	}
 	type pair struct {
@@ -81,6 +88,26 @@ func (c *calc) aliasWarnings() []string {
 		for x := 0; x < len(members); x++ {
 			for y := x + 1; y < len(members); y++ {
 				add(members[x], members[y], "the same name, "+strings.ToLower(looks[members[x]].name))
+			}
+		}
+	}
+	for _, members := range byCore {
+		for x := 0; x < len(members) && x < maxNamed; x++ {
+			for y := x + 1; y < len(members) && y < maxNamed; y++ {
+				a, b := &looks[members[x]], &looks[members[y]]
+				if a.name == b.name || a.class != "" && b.class != "" && a.class != b.class {
+					continue // the same name is warned of above; Acc and Dist are two share classes
+				}
+				pa, pb := c.pricesOf(members[x]), c.pricesOf(members[y])
+				pxa, pxb, comparable := nearest(pa, pb)
+				if comparable && !sameLevel(pxa, pxb) {
+					continue
+				}
+				why := "similar names, " + strings.ToLower(a.name) + " and " + strings.ToLower(b.name)
+				if comparable {
+					why += fmt.Sprintf("; prices at the same level, £%s and £%s", pxa.round(2).money(), pxb.round(2).money())
+				}
+				add(members[x], members[y], why)
 			}
 		}
 	}
@@ -131,6 +158,56 @@ func normalName(s string) string {
 	}
 	words := strings.FieldsFunc(strings.ToUpper(s), func(r rune) bool { return !(r >= 'A' && r <= 'Z' || r >= '0' && r <= '9') })
 	return strings.Join(words, " ")
+}
+
+// maxNamed bounds how many securities of one core name are compared pairwise.
+const maxNamed = 16
+
+// nameNoise are the words of a security name that do not tell two securities apart: legal
+// forms, share and fund wrappers, listing currencies. Words after CLASS name a share class and
+// are left out too.
+var nameNoise = map[string]bool{
+	"PLC": true, "ORD": true, "ORDINARY": true, "SHARES": true, "SHARE": true, "SHS": true, "UCITS": true,
+	"ETF": true, "FUND": true, "USD": true, "GBP": true, "EUR": true, "GBX": true, "HEDGED": true,
+	"THE": true, "LTD": true, "LIMITED": true, "CORP": true, "CORPORATION": true, "CO": true, "NPV": true,
+	"ADR": true, "UNITS": true, "UNIT": true, "INCORPORATED": true, "SA": true, "NV": true, "AG": true,
+}
+
+// nameClass are the words that say whether a fund accumulates or distributes its income.
+var nameClass = map[string]string{
+	"ACC": "ACC", "ACCUMULATING": "ACC", "ACCUMULATION": "ACC", "ACCUM": "ACC",
+	"DIST": "DIST", "DISTRIBUTING": "DIST", "DISTRIBUTION": "DIST", "INC": "DIST", "INCOME": "DIST",
+}
+
+// coreName is a normalised name without the words that do not tell securities apart (plc,
+// ord, UCITS ETF, a listing currency, a share class) and whether it says Acc or Dist:
+// "VANGUARD S P 500 UCITS ETF USD DIST" → "VANGUARD S P 500", "DIST". A core of one short word
+// is too little to compare and is "".
+func coreName(name string) (core, class string) {
+	words := strings.Fields(name)
+	out := words[:0:0]
+	for i := 0; i < len(words); i++ {
+		w := words[i]
+		switch {
+		case w == "CLASS":
+			i++ // the class's name
+		case nameNoise[w] || nominal(w):
+		case nameClass[w] != "":
+			class = nameClass[w]
+		default:
+			out = append(out, w)
+		}
+	}
+	core = strings.Join(out, " ")
+	if len(out) < 2 && len(core) < 5 {
+		return "", class
+	}
+	return core, class
+}
+
+// nominal reports a share's nominal value written in a name ("10P", "25P").
+func nominal(w string) bool {
+	return len(w) >= 2 && w[len(w)-1] == 'P' && strings.Trim(w[:len(w)-1], "0123456789") == ""
 }
 
 // withoutExchange is a ticker without its exchange suffix or prefix (VUSA.L, VUSA.LN, LON:VUSA

@@ -49,6 +49,49 @@ func TestAliasWarnings(t *testing.T) {
 	}
 }
 
+// A security an export names only in words (Hargreaves Lansdown) is compared with the other
+// securities' names, the words that do not tell securities apart left out, at the same price
+// level; Acc and Dist are two share classes.
+func TestAliasWarningSimilarNames(t *testing.T) {
+	cases := []struct {
+		name   string
+		a, b   string // names
+		pa, pb string // prices
+		want   bool
+	}{
+		{"hl_words_and_ticker", "Vanguard S&P 500 UCITS ETF USD Dist", "Vanguard S&P 500 UCITS ETF", "70.10", "72.50", true},
+		{"plc_and_ord", "Lloyds Banking Group plc Ordinary 10p", "LLOYDS BANKING GROUP PLC ORD", "0.50", "0.52", true},
+		{"acc_and_dist_apart", "Vanguard FTSE All-World UCITS ETF Acc", "Vanguard FTSE All-World UCITS ETF Dist", "100", "101", false},
+		{"other_price_level", "Vanguard S&P 500 UCITS ETF USD Dist", "Vanguard S&P 500 UCITS ETF", "70.10", "7.25", false},
+		{"unrelated", "Vanguard S&P 500 UCITS ETF", "iShares Core FTSE 100 UCITS ETF", "70", "70", false},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			txns := parseLedger(t, "2023-05-02 BUY VANGUARD.SP500 10 @ "+tc.pa+"\n2023-06-02 BUY VUSA 10 @ "+tc.pb+"\n")
+			txns[0].Name, txns[1].Name = tc.a, tc.b
+			rep, err := Calculate(txns, Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			for _, w := range rep.Warnings {
+				if strings.Contains(w, "look like one security") {
+					got = append(got, w)
+				}
+			}
+			if !tc.want {
+				if len(got) != 0 {
+					t.Errorf("unexpected %q", got)
+				}
+				return
+			}
+			if len(got) != 1 || !strings.Contains(got[0], "`2023-05-02 ALIAS VANGUARD.SP500 VUSA`") || !strings.Contains(got[0], "similar names") {
+				t.Fatalf("warnings %q", got)
+			}
+		})
+	}
+}
+
 func TestAliasWarningSameName(t *testing.T) {
 	txns := parseLedger(t, "2023-05-02 BUY VWRL 10 @ 90\n2023-06-02 BUY VWRP 10 @ 100\n")
 	txns[0].Name, txns[1].Name = "Vanguard FTSE All-World UCITS ETF", "VANGUARD FTSE ALL WORLD UCITS ETF"
