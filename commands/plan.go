@@ -40,6 +40,66 @@ type PlanArgs struct {
 // annual exempt amount.
 type YearFigures = plan.Figures
 
+// PlanTotals are what a plan's sales realise besides their gain, in pounds.
+type PlanTotals struct {
+	Proceeds       model.Money  `json:"proceeds" jsonschema_description:"What the sales raise, before their fees (GBP)."`
+	OffshoreIncome *model.Money `json:"offshore_income_gain,omitempty" jsonschema_description:"Offshore income gains of non-reporting funds sold: income, not capital gains (GBP)."`
+	IncomeTax      *model.Money `json:"income_tax,omitempty" jsonschema_description:"Income tax on the offshore income gains, when taxable_income is given (GBP)."`
+	TaxCost        *model.Money `json:"tax_cost,omitempty" jsonschema_description:"Tax after minus tax before, income tax included, when taxable_income is given (GBP)."`
+}
+
+// outcome is the year's figures after planned sales, with the tax on any offshore income gain
+// they realise (it adds to income, at the person's marginal rates, and can move gains into
+// the higher rate), and their totals.
+func (p *planner) outcome(r plan.Result) (YearFigures, PlanTotals) {
+	t := PlanTotals{Proceeds: model.NewMoney(r.Proceeds)}
+	income, itax := p.Income, decimal.Zero
+	if r.OffshoreIncome.Sign() > 0 {
+		o := model.NewMoney(r.OffshoreIncome)
+		t.OffshoreIncome = &o
+		if income != nil {
+			in := *income
+			itax = tax.IncomeTaxOn(p.Year, in, r.OffshoreIncome)
+			in.TaxableIncome = in.TaxableIncome.Add(r.OffshoreIncome)
+			income = &in
+			it := model.NewMoney(itax)
+			t.IncomeTax = &it
+		}
+	}
+	after, before := p.FiguresWith(r.Year, income), p.Figures(p.BaseTY)
+	if before.Tax != nil && after.Tax != nil {
+		c := model.NewMoney(after.Tax.Exact().Sub(before.Tax.Exact()).Add(itax))
+		t.TaxCost = &c
+	}
+	return after, t
+}
+
+// totalsText says what a plan realises, in the words of its result.
+func totalsText(b *strings.Builder, gain model.Money, t PlanTotals, after YearFigures) {
+	word, amt := "a capital gain of", gain
+	if gain.Sign() < 0 {
+		word, amt = "a capital loss of", model.NewMoney(gain.Exact().Neg())
+	}
+	switch {
+	case t.OffshoreIncome != nil && gain.Sign() == 0:
+		fmt.Fprintf(b, "In total: an offshore income gain of %s (a non-reporting fund: income, not a capital gain) on proceeds of %s.\n", gbp(*t.OffshoreIncome), gbp(t.Proceeds))
+	case t.OffshoreIncome != nil:
+		fmt.Fprintf(b, "In total: %s %s, and an offshore income gain of %s (a non-reporting fund: income), on proceeds of %s.\n", word, gbp(amt), gbp(*t.OffshoreIncome), gbp(t.Proceeds))
+	default:
+		fmt.Fprintf(b, "In total: %s %s on proceeds of %s.\n", word, gbp(amt), gbp(t.Proceeds))
+	}
+	fmt.Fprintf(b, "Losses brought forward: %s available, %s used this year, %s carried forward after.\n",
+		gbp(after.LossesAvailable), gbp(after.LossesUsed), gbp(after.LossesCarried))
+	if t.TaxCost == nil || after.Tax == nil {
+		return
+	}
+	fmt.Fprintf(b, "Tax: Capital Gains Tax for the year %s after the sales", gbp(*after.Tax))
+	if t.IncomeTax != nil {
+		fmt.Fprintf(b, ", plus income tax of %s on the offshore income gain", gbp(*t.IncomeTax))
+	}
+	fmt.Fprintf(b, "; the sales cost %s in tax.\n", gbp(*t.TaxCost))
+}
+
 // planner is a plan.Planner with what the command read besides: the rates, today, the
 // ledger's name and the warnings of reading it.
 type planner struct {
@@ -105,6 +165,7 @@ func (p *planner) run(sales []plan.Sale) (*engine.Report, engine.TaxYear, error)
 // notes say what matters), and the rates substituted for months past the bundled table.
 func (p *planner) warnings(extra ...string) []string {
 	out := append(append([]string{}, p.warning...), p.Warnings()...)
+	out = append(out, plan.Rematches(p.Base, extraFile)...)
 	out = append(out, p.rates.notes()...)
 	if p.Year.Projected() {
 		out = append(out, p.Year.Notes()...)

@@ -17,6 +17,8 @@ import (
 type PlanAllowanceArgs struct {
 	Year   any `json:"year,omitempty" jsonschema:"oneof_type=integer;string" jsonschema_description:"Tax year." cgt:"alias=tax_year"`
 	Prices any `json:"prices,omitempty" jsonschema:"oneof_type=string;array;object" jsonschema_description:"Prices, e.g. \"AAPL=190.50 USD,VWRL=98.2\"."`
+	// TaxableIncome gives the year's tax so far.
+	TaxableIncome *YearAmounts `json:"taxable_income,omitempty" jsonschema_description:"Income after allowances (GBP)." cgt:"alias=income"`
 	PlanArgs
 }
 
@@ -45,6 +47,9 @@ type Unrealised struct {
 	Cost     model.Money   `json:"cost" jsonschema_description:"Pool cost (GBP)."`
 	Price    string        `json:"price,omitempty" jsonschema_description:"Price given."`
 	Gain     *model.Money  `json:"unrealised_gain,omitempty" jsonschema_description:"Gain (negative: loss) a full sale on the date at the price would realise, by the engine with every rule (GBP)."`
+	// NonReporting marks a non-reporting offshore fund, whose gain on a sale is income.
+	NonReporting   bool         `json:"non_reporting,omitempty" jsonschema_description:"A non-reporting offshore fund: a gain on its sale is an offshore income gain, taxed as income, not a capital gain."`
+	OffshoreIncome *model.Money `json:"offshore_income_gain,omitempty" jsonschema_description:"Offshore income gain a full sale at the price would realise (GBP)."`
 }
 
 // OpenWindow is a recent sale whose 30-day window is still open.
@@ -85,6 +90,9 @@ func planAllowance(_ context.Context, deps *registry.Deps, a PlanAllowanceArgs) 
 	if err := p.yearArg(a.Year, a.Date != ""); err != nil {
 		return PlanAllowanceResult{}, p.warnings(), err
 	}
+	if p.Income, err = incomeFor(a.TaxableIncome, p.Year); err != nil {
+		return PlanAllowanceResult{}, p.warnings(), err
+	}
 	notes, err := p.checkPrices(order, prices)
 	if err != nil {
 		return PlanAllowanceResult{}, p.warnings(), err
@@ -94,19 +102,24 @@ func planAllowance(_ context.Context, deps *registry.Deps, a PlanAllowanceArgs) 
 		YearFigures: p.Figures(p.BaseTY), Holdings: []Unrealised{}, OpenWindows: []OpenWindow{}, ledger: p.ledger, year: p.Year}
 	used := map[string]bool{}
 	for _, h := range p.Holdings() {
-		u := Unrealised{Ticker: h.Ticker, Quantity: h.Quantity, Cost: h.Cost}
+		u := Unrealised{Ticker: h.Ticker, Quantity: h.Quantity, Cost: h.Cost, NonReporting: p.NonReporting(h.Ticker)}
 		pr, ok := prices[strings.ToUpper(h.Ticker)]
 		if ok {
 			used[strings.ToUpper(h.Ticker)] = true
 			u.Price = pr.String()
-			g, err := p.FullSaleGain(h, pr)
+			r, err := p.Apply([]plan.Sale{{Ticker: h.Ticker, Quantity: h.Quantity.Exact(), Price: pr}})
 			if err != nil {
 				// A full sale the ledger's later transactions cannot follow (they sell shares it
 				// would have sold): no figure, and why.
 				notes = append(notes, fmt.Sprintf("%s: no unrealised gain: a sale of all %s on %s fails with the ledger's later transactions: %s",
 					h.Ticker, h.Quantity.Exact(), p.Date, envelope.FromError(err).Message))
 			} else {
+				g := model.NewMoney(r.Gain)
 				u.Gain = &g
+				if r.OffshoreIncome.Sign() > 0 {
+					o := model.NewMoney(r.OffshoreIncome)
+					u.OffshoreIncome = &o
+				}
 				res.anyPrice = true
 			}
 		} else {
@@ -115,6 +128,14 @@ func planAllowance(_ context.Context, deps *registry.Deps, a PlanAllowanceArgs) 
 		res.Holdings = append(res.Holdings, u)
 	}
 	res.OpenWindows = plan.OpenWindows(p.Base, p.Date)
+	for _, u := range res.Holdings {
+		if u.NonReporting {
+			notes = append(notes, fmt.Sprintf("%s is a non-reporting offshore fund: a gain on its sale is an offshore income gain, taxed as income (SI 2009/3001 regs 17-18), and does not use the exempt amount.", u.Ticker))
+		}
+	}
+	if a.TaxableIncome == nil {
+		notes = append(notes, "tax not worked out: give taxable_income for the year's tax so far.")
+	}
 	for _, t := range order {
 		if !used[t] {
 			notes = append(notes, fmt.Sprintf("prices names %s, which is not held on %s; it is not used.", t, p.Date))
@@ -150,22 +171,33 @@ func (p *planner) yearArg(v any, dateGiven bool) error {
 func (r PlanAllowanceResult) WriteText(w io.Writer, warnings []string) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "Tax year %s, as of %s\n", r.TaxYear, r.Date)
-	fmt.Fprintf(&b, "  Net gain so far        %12s  (%d disposal%s)\n", gbp(r.NetGain), r.DisposalCount, plural(r.DisposalCount))
+	fmt.Fprintf(&b, "  Realised so far        %12s  net gain (%d disposal%s; gains %s, losses %s)\n", gbp(r.NetGain), r.DisposalCount, plural(r.DisposalCount), gbp(r.Gains), gbp(r.Losses))
 	fmt.Fprintf(&b, "  Annual exempt amount   %12s\n", gbp(r.AnnualExemptAmount))
 	fmt.Fprintf(&b, "  Left to use            %12s\n", gbp(r.ExemptLeft))
 	fmt.Fprintf(&b, "  Losses available       %12s  (brought forward; used only on gains above the exempt amount)\n", gbp(r.LossesAvailable))
+	fmt.Fprintf(&b, "  Losses used            %12s\n", gbp(r.LossesUsed))
+	fmt.Fprintf(&b, "  Losses carried forward %12s  (after the year)\n", gbp(r.LossesCarried))
+	if r.Tax != nil {
+		fmt.Fprintf(&b, "  Capital Gains Tax      %12s  (on the gains so far)\n", gbp(*r.Tax))
+	}
 	if len(r.Holdings) > 0 {
 		b.WriteString("Holdings\n")
 		for _, h := range r.Holdings {
 			fmt.Fprintf(&b, "  %-10s %12s shares  cost %12s", h.Ticker, h.Quantity.Exact(), gbp(h.Cost))
-			if h.Gain != nil {
+			switch {
+			case h.OffshoreIncome != nil:
+				fmt.Fprintf(&b, "  at %s: offshore income gain %s (non-reporting fund: income)", h.Price, gbp(*h.OffshoreIncome))
+			case h.Gain != nil:
 				fmt.Fprintf(&b, "  at %s: unrealised %s", h.Price, gbp(*h.Gain))
+			}
+			if h.NonReporting && h.OffshoreIncome == nil {
+				b.WriteString("  (non-reporting fund)")
 			}
 			b.WriteString("\n")
 		}
 	}
 	for _, o := range r.OpenWindows {
-		fmt.Fprintf(&b, "30-day window open: %s sold on %s; buying it back up to %s is matched with that sale (safe from %s).\n", o.Ticker, o.SaleDate, o.Until, o.SafeRebuy)
+		fmt.Fprintf(&b, "30-day window open: %s %s sold on %s; buying it back up to %s is matched with that sale (safe from %s).\n", o.Open.Exact(), o.Ticker, o.SaleDate, o.Until, o.SafeRebuy)
 	}
 	for _, wn := range warnings {
 		fmt.Fprintf(&b, "note: %s\n", wn)

@@ -20,6 +20,12 @@ type PlanHarvestArgs struct {
 	Prices     any `json:"prices" jsonschema:"required,oneof_type=string;array;object" jsonschema_description:"Prices, e.g. \"AAPL=190.50 USD,VWRL=98.2\"."`
 	TargetGain any `json:"target_gain,omitempty" jsonschema:"oneof_type=number;string" jsonschema_description:"Net gain to aim for (default the exempt amount; negative: losses)."`
 	Year       any `json:"year,omitempty" jsonschema:"oneof_type=integer;string" jsonschema_description:"Tax year." cgt:"alias=tax_year"`
+	Margin     any `json:"margin,omitempty" jsonschema:"oneof_type=number;string" jsonschema_description:"Pounds to leave unused (default 0)."`
+	Fees       any `json:"fees,omitempty" jsonschema:"oneof_type=string;number;object" jsonschema_description:"Dealing costs per sale."`
+	Only       any `json:"only,omitempty" jsonschema:"oneof_type=string;array" jsonschema_description:"Holdings to use, e.g. \"VWRL,LGEN\"."`
+	Exclude    any `json:"exclude,omitempty" jsonschema:"oneof_type=string;array" jsonschema_description:"Holdings not to use."`
+	// TaxableIncome gives the tax at the result.
+	TaxableIncome *YearAmounts `json:"taxable_income,omitempty" jsonschema_description:"Income after allowances (GBP)." cgt:"alias=income"`
 	PlanArgs
 }
 
@@ -32,6 +38,10 @@ type PlanHarvestResult struct {
 	TaxYear    string        `json:"tax_year" record:"period" jsonschema_description:"Tax year of the sales."`
 	Date       model.Date    `json:"date" record:"timestamp" jsonschema_description:"Day of the planned sales."`
 	Target     model.Money   `json:"target" jsonschema_description:"The year's net gain aimed at (GBP)."`
+	Margin     model.Money   `json:"margin" jsonschema_description:"Pounds left unused short of the target (GBP)."`
+	Realised   model.Money   `json:"realised_gain" jsonschema_description:"Net gain the sales realise together (negative: loss) (GBP)."`
+	PlanTotals
+	Bounded    bool          `json:"search_bounded" jsonschema_description:"The search stopped at its time bound: the sales are the closest found, maybe not the closest."`
 	Direction  string        `json:"direction" jsonschema_description:"gains (selling at a gain up to the target), losses (selling at a loss down to it) or none."`
 	Before     YearFigures   `json:"before" jsonschema_description:"The year's figures without the sales."`
 	After      YearFigures   `json:"after" jsonschema_description:"The year's figures with every sale suggested."`
@@ -66,10 +76,11 @@ var PlanHarvest = registry.NewCommand(registry.Meta{
 	MCPName:     "plan_harvest",
 	Summary:     "Which holdings to sell, and how many, to realise gains up to the exempt amount or a target",
 	Description: "Given prices, finds the sales that bring the year's net gain as close to the target as whole shares allow without passing it, each worked out by the full calculation.",
-	Usage:       "cgt plan.harvest FILE... prices=\"TICKER=PRICE [CCY],...\" [target_gain=AMOUNT] [date=YYYY-MM-DD]",
+	Usage:       "cgt plan.harvest FILE... prices=\"TICKER=PRICE [CCY],...\" [target_gain=AMOUNT] [margin=AMOUNT] [fees=AMOUNT] [only=T,..] [exclude=T,..] [taxable_income=AMOUNT] [date=YYYY-MM-DD]",
 	Examples: []registry.Example{
 		{Description: "Use the rest of the 2026/27 exempt amount on 20 March 2027", Args: []string{"examples/planning.cgt", "date=2027-03-20", "prices=VWRL=98.20,AAPL=230 USD,VOD.L=0.72,LGEN=2.55"}},
 		{Description: "Realise £1,000 of losses instead", Args: []string{"examples/planning.cgt", "date=2027-03-20", "prices=VWRL=98.20,AAPL=230 USD,VOD.L=0.72,LGEN=2.55", "target_gain=-1000"}},
+		{Description: "Leave £100 unused, £5.95 dealing costs a sale, funds only", Args: []string{"examples/planning.cgt", "date=2027-03-20", "prices=VWRL=98.20,LGEN=2.55", "margin=100", "fees=5.95", "only=VWRL,LGEN"}},
 	},
 	SideEffects:    registry.LocalFileRead,
 	RateLimitNotes: "None.",
@@ -83,6 +94,112 @@ var PlanHarvest = registry.NewCommand(registry.Meta{
 
 // harvestUnit is the smallest quantity planned for a holding.
 func harvestUnit(q decimal.Decimal) decimal.Decimal { return plan.Unit(q) }
+
+// harvestOptions reads the target (default: the exempt amount), margin, fees, only, exclude
+// and income, and marks the currencies whose rate for the plan's month is not published.
+func (p *planner) harvestOptions(a PlanHarvestArgs, prices map[string]price) (plan.HarvestOptions, bool, error) {
+	o := plan.HarvestOptions{Prices: prices, Target: p.BaseTY.AnnualExemptAmount.Exact()}
+	var err error
+	if p.Income, err = incomeFor(a.TaxableIncome, p.Year); err != nil {
+		return o, false, err
+	}
+	given := a.TargetGain != nil && a.TargetGain != ""
+	if given {
+		if o.Target, err = poundsArg("target_gain", a.TargetGain, true, "target_gain=-1000"); err != nil {
+			return o, false, err
+		}
+	}
+	if a.Margin != nil && a.Margin != "" {
+		if o.Margin, err = poundsArg("margin", a.Margin, false, "margin=100"); err != nil {
+			return o, false, err
+		}
+	}
+	if a.Fees != nil && a.Fees != "" {
+		f, err := parsePrice("fees", a.Fees)
+		if err != nil {
+			return o, false, err
+		}
+		o.Fees = &f
+	}
+	if o.Only, err = tickerList("only", a.Only); err != nil {
+		return o, false, err
+	}
+	if o.Exclude, err = tickerList("exclude", a.Exclude); err != nil {
+		return o, false, err
+	}
+	o.Provisional = func(ccy string) bool {
+		_, err := p.rates.base.Rate(ccy, p.Date.Year(), p.Date.Month())
+		return ccy != model.GBP && err != nil
+	}
+	return o, !given, nil
+}
+
+// poundsArg reads an amount of pounds ("1,000", "£1000.50"; negative only when neg).
+func poundsArg(arg string, v any, neg bool, example string) (decimal.Decimal, error) {
+	s := strings.TrimPrefix(strings.ReplaceAll(strings.TrimSpace(fmt.Sprint(v)), ",", ""), "£")
+	minus := neg && strings.HasPrefix(s, "-")
+	d, err := plainDecimal(strings.TrimPrefix(s, "-"))
+	if err != nil || strings.HasPrefix(s, "-") && !neg {
+		return decimal.Zero, envelope.New(envelope.InvalidArgument, fmt.Sprintf("%s %v is not an amount of pounds", arg, v),
+			"Give an amount in GBP, digits with an optional fraction.", example).With("argument", arg).With("value", fmt.Sprint(v))
+	}
+	if minus {
+		d = d.Neg()
+	}
+	return d, nil
+}
+
+// tickerList reads "VWRL,LGEN" or a list of tickers, upper-cased.
+func tickerList(arg string, v any) ([]string, error) {
+	var items []string
+	switch t := v.(type) {
+	case nil:
+	case string:
+		items = strings.Split(t, ",")
+	case []any:
+		for _, it := range t {
+			items = append(items, fmt.Sprint(it))
+		}
+	default:
+		return nil, envelope.New(envelope.InvalidArgument, fmt.Sprintf("%s: %v is not a list of tickers", arg, v),
+			"Give tickers separated by commas.", arg+"=VWRL,LGEN").With("argument", arg)
+	}
+	var out []string
+	for _, it := range items {
+		if it = strings.ToUpper(strings.TrimSpace(it)); it != "" {
+			out = append(out, it)
+		}
+	}
+	return out, nil
+}
+
+// harvestNotes say what the search left out or could not do, in the user's words.
+func harvestNotes(h plan.Harvest, o plan.HarvestOptions) []string {
+	var notes []string
+	if len(h.Unpriced) > 0 {
+		notes = append(notes, "no price given for "+strings.Join(h.Unpriced, ", ")+": not considered.")
+	}
+	if len(h.Unsellable) > 0 {
+		notes = append(notes, strings.Join(h.Unsellable, ", ")+": a sale on the date fails with the ledger's later transactions: not considered.")
+	}
+	if len(h.Offshore) > 0 {
+		notes = append(notes, strings.Join(h.Offshore, ", ")+" (non-reporting funds): a sale realises an offshore income gain, taxed as income; it does not use the exempt amount: not considered.")
+	}
+	if h.Bounded {
+		notes = append(notes, fmt.Sprintf("the search for the closest combination stopped at its time bound after %d sales worked out: the sales shown are the closest found, maybe not the closest there is; fewer holdings (only=) make it exhaustive.", h.Evaluations))
+	}
+	if h.KnownOnly {
+		notes = append(notes, "exchange rates for the plan's month are not published yet: the plan uses only holdings whose value in pounds is known, which reach the same total.")
+	} else if len(h.Provisional) > 0 {
+		notes = append(notes, fmt.Sprintf("%s: priced in a currency whose rate for the plan's month is not published yet, so the gain in pounds will move; a margin (margin=) keeps the plan under the target.", strings.Join(h.Provisional, ", ")))
+	}
+	for _, t := range append(append([]string{}, o.Only...), o.Exclude...) {
+		if _, ok := o.Prices[t]; !ok {
+			notes = append(notes, fmt.Sprintf("only/exclude names %s, which has no price: it changes nothing.", t))
+		}
+	}
+	return notes
+}
 
 func planHarvest(_ context.Context, deps *registry.Deps, a PlanHarvestArgs) (PlanHarvestResult, []string, error) {
 	prices, order, err := parsePrices(a.Prices)
@@ -109,47 +226,43 @@ func planHarvest(_ context.Context, deps *registry.Deps, a PlanHarvestArgs) (Pla
 	if err != nil {
 		return PlanHarvestResult{}, p.warnings(), err
 	}
-	target := p.BaseTY.AnnualExemptAmount.Exact()
-	defaultTarget := true
-	if a.TargetGain != nil && a.TargetGain != "" {
-		ts := strings.TrimPrefix(strings.ReplaceAll(strings.TrimSpace(fmt.Sprint(a.TargetGain)), ",", ""), "£")
-		t, err := plainDecimal(strings.TrimPrefix(ts, "-"))
-		if strings.HasPrefix(ts, "-") {
-			t = t.Neg()
-		}
-		if err != nil {
-			return PlanHarvestResult{}, nil, envelope.New(envelope.InvalidArgument, fmt.Sprintf("target_gain %v is not an amount of pounds", a.TargetGain),
-				"Give the year's net gain to aim at in GBP; negative for a net loss.", "target_gain=-1000").With("argument", "target_gain").With("value", fmt.Sprint(a.TargetGain))
-		}
-		target, defaultTarget = t, false
-	}
-	h, err := p.Harvest(prices, target)
+	o, defaultTarget, err := p.harvestOptions(a, prices)
 	if err != nil {
 		return PlanHarvestResult{}, p.warnings(), err
 	}
-		_, safe := engine.ThirtyDayWindow(p.Date)
+	h, err := p.Harvest(o)
+	if err != nil {
+		return PlanHarvestResult{}, p.warnings(), err
+	}
+	target := o.Target
+	var sales []plan.Sale
+	for _, c := range h.Sales {
+		sales = append(sales, c.Sale)
+	}
+	r, err := p.Apply(sales)
+	if err != nil {
+		return PlanHarvestResult{}, p.warnings(), err
+	}
+	after, totals := p.outcome(r)
+	_, safe := engine.ThirtyDayWindow(p.Date)
 	res := PlanHarvestResult{Projection: true, Note: planNote, TaxYear: p.Year.Period(), Date: p.Date, Target: model.NewMoney(target),
-		Direction: h.Direction, Before: p.Figures(p.BaseTY), After: p.Figures(h.After), SafeRebuy: safe, Sales: harvestSales(h.Sales, p.Date), ledger: p.ledger,
+		Margin: model.NewMoney(o.Margin), Realised: model.NewMoney(r.Gain), PlanTotals: totals, Bounded: h.Bounded,
+		Direction: h.Direction, Before: p.Figures(p.BaseTY), After: after, SafeRebuy: safe, Sales: harvestSales(h.Sales, p.Date), ledger: p.ledger,
 		Defeats: fmt.Sprintf("Buying a security sold back on or before %s (30 days, \"bed and breakfast\") matches the purchase with the sale and undoes its gain or loss; buying it in an ISA, or by a spouse or civil partner, does not. From %s a purchase is safe.",
 			safe.AddDays(-1), safe)}
+	notes := append(priceNotes, harvestNotes(h, o)...)
 	var lines []string
 	for _, s := range res.Sales {
 		lines = append(lines, s.Line)
 	}
 	res.Lines = strings.Join(lines, "\n")
-	notes := priceNotes
 	for _, t := range order {
 		if _, ok := p.HeldAt(t); !ok {
 			notes = append(notes, fmt.Sprintf("prices names %s, which is not held on %s; it is not used.", t, p.Date))
 		}
 	}
 	for _, s := range res.Sales {
-		if sameDay, later := p.PurchasesWithin(s.Ticker, p.Date); sameDay || len(later) > 0 {
-			notes = append(notes, fmt.Sprintf("30-day rule: the ledger has a purchase of %s on or within 30 days after %s: it is matched with the planned sale first, which the gain shown includes.", s.Ticker, p.Date))
-		}
-	}
-	if len(h.Unpriced) > 0 {
-		notes = append(notes, "no price given for "+strings.Join(h.Unpriced, ", ")+": not considered.")
+		notes = append(notes, plan.MatchNotes(p.Disposal(r.Report, s.Ticker))...)
 	}
 	switch {
 	case h.Direction == "none":
@@ -158,6 +271,9 @@ func planHarvest(_ context.Context, deps *registry.Deps, a PlanHarvestArgs) (Pla
 		notes = append(notes, "no holding priced shows a gain small enough to sell without passing the target.")
 	case len(res.Sales) == 0:
 		notes = append(notes, "no holding priced shows a loss to sell.")
+	}
+	if a.TaxableIncome == nil {
+		notes = append(notes, "tax not worked out: give taxable_income for the tax at the result.")
 	}
 	if defaultTarget && res.Before.LossesAvailable.Sign() > 0 && h.Direction == "gains" {
 		notes = append(notes, fmt.Sprintf("losses brought forward (%s) are set only against gains above the exempt amount; aiming higher (target_gain) would use them up instead of the tax.", gbp(res.Before.LossesAvailable)))
@@ -178,7 +294,11 @@ func harvestSales(cs []plan.Chosen, d model.Date) []HarvestSale {
 // WriteText is the plan for people.
 func (r PlanHarvestResult) WriteText(w io.Writer, warnings []string) error {
 	var b strings.Builder
-	fmt.Fprintf(&b, "Tax year %s: net gain so far %s; target %s.\n", r.TaxYear, gbp(r.Before.NetGain), gbp(r.Target))
+	fmt.Fprintf(&b, "Tax year %s: net gain so far %s; target %s", r.TaxYear, gbp(r.Before.NetGain), gbp(r.Target))
+	if r.Margin.Sign() > 0 {
+		fmt.Fprintf(&b, ", less a margin of %s", gbp(r.Margin))
+	}
+	b.WriteString(".\n")
 	for _, s := range r.Sales {
 		word, amt := "gain", s.Gain
 		if amt.Sign() < 0 {
@@ -190,15 +310,17 @@ func (r PlanHarvestResult) WriteText(w io.Writer, warnings []string) error {
 		}
 		b.WriteString(".\n")
 	}
+	if len(r.Sales) == 0 {
+		b.WriteString("Nothing to sell.\n")
+	}
+	totalsText(&b, r.Realised, r.PlanTotals, r.After)
+	fmt.Fprintf(&b, "After the sales on %s: net gain %s; %s of your allowance left.\n", r.Date, gbp(r.After.NetGain), gbp(r.After.ExemptLeft))
 	if len(r.Sales) > 0 {
-		fmt.Fprintf(&b, "After these sales on %s: net gain %s; %s of your allowance left.\n", r.Date, gbp(r.After.NetGain), gbp(r.After.ExemptLeft))
 		fmt.Fprintf(&b, "%s\n", r.Defeats)
 		b.WriteString("Ledger lines, once sold:\n")
 		for _, l := range strings.Split(r.Lines, "\n") {
 			fmt.Fprintf(&b, "  %s\n", l)
 		}
-	} else {
-		b.WriteString("Nothing to sell.\n")
 	}
 	for _, wn := range warnings {
 		fmt.Fprintf(&b, "note: %s\n", wn)

@@ -38,10 +38,10 @@ type PlanSaleResult struct {
 	Gain       model.Money     `json:"gain" jsonschema_description:"The sale's gain (negative: loss): the change in the year's net gain (GBP)."`
 	Before     YearFigures     `json:"before" jsonschema_description:"The year's figures without the sale."`
 	After      YearFigures     `json:"after" jsonschema_description:"The year's figures with the sale."`
-	TaxCost    *model.Money    `json:"tax_cost,omitempty" jsonschema_description:"Tax after minus tax before (GBP), when taxable_income is given."`
+	PlanTotals
 	MatchedTo  model.Date      `json:"rebuy_matched_until" jsonschema_description:"A purchase of the security up to this day (30 days) would be matched with the sale and change its gain."`
 	SafeRebuy  model.Date      `json:"first_safe_rebuy" jsonschema_description:"First day a purchase outside an ISA is not matched with the sale."`
-	Disposal   engine.Disposal `json:"disposal" record:"rows=disposal" jsonschema_description:"The disposal as the engine identifies it: matches and rules."`
+	Disposal   *engine.Disposal `json:"disposal,omitempty" record:"rows=disposal" jsonschema_description:"The disposal as the engine identifies it: matches and rules."`
 
 	ledger string
 	price  price
@@ -114,32 +114,21 @@ func planSale(_ context.Context, deps *registry.Deps, a PlanSaleArgs) (PlanSaleR
 			"Sell at most the shares held, or quantity=all.", "quantity=all").With("argument", "quantity").With("value", a.Quantity).With("held", held.Quantity.Exact().String())
 	}
 	s := plan.Sale{Ticker: ticker, Quantity: qty, Price: pr, Fees: fees}
-	_, after, err := p.run([]plan.Sale{s})
+	r, err := p.Apply([]plan.Sale{s})
 	if err != nil {
 		return PlanSaleResult{}, p.warnings(), err
 	}
+	after, totals := p.outcome(r)
 	until, safe := engine.ThirtyDayWindow(p.Date)
 	res := PlanSaleResult{Projection: true, Note: planNote, Ticker: ticker, Date: p.Date, Quantity: model.NewDecimal(qty),
-		Line: s.Line(p.Date), TaxYear: p.Year.Period(), Before: p.Figures(p.BaseTY), After: p.Figures(after),
-		MatchedTo: until, SafeRebuy: safe, ledger: p.ledger, price: pr}
-	res.Gain = plan.Delta(res.After.NetGain, res.Before.NetGain)
-	if res.Before.Tax != nil && res.After.Tax != nil {
-		c := plan.Delta(*res.After.Tax, *res.Before.Tax)
-		res.TaxCost = &c
-	}
-	if d := plan.FindDisposal(after, ticker, p.Date); d != nil {
-		res.Disposal = *d
-	}
-	notes := priceNotes
-	sameDay, later := p.PurchasesWithin(ticker, p.Date)
-	if sameDay {
-		notes = append(notes, fmt.Sprintf("the ledger has a purchase of %s on %s, the day of the sale: it is matched with the sale first (same-day rule, TCGA92/S105(1)).", ticker, p.Date))
-	}
-	if len(later) > 0 {
-		notes = append(notes, fmt.Sprintf("30-day rule: the ledger has a purchase of %s on %s, within 30 days after the sale: it is matched with the sale before the pool (TCGA92/S106A(5)), which changes the gain.", ticker, later[0]))
-	}
+		Line: s.Line(p.Date), TaxYear: p.Year.Period(), Before: p.Figures(p.BaseTY), After: after, Gain: model.NewMoney(r.Gain),
+		PlanTotals: totals, MatchedTo: until, SafeRebuy: safe, Disposal: p.Disposal(r.Report, ticker), ledger: p.ledger, price: pr}
+	notes := append(priceNotes, plan.MatchNotes(res.Disposal)...)
 	if old := plan.FindDisposal(p.BaseTY, ticker, p.Date); old != nil {
 		notes = append(notes, fmt.Sprintf("the ledger already has a sale of %s on %s: same-day sales are one disposal, so the disposal shown includes it; gain is the change it makes.", ticker, p.Date))
+	}
+	if res.OffshoreIncome != nil {
+		notes = append(notes, fmt.Sprintf("%s is a non-reporting offshore fund: the gain of %s is an offshore income gain, charged to income tax (SI 2009/3001 regs 17-18) and entered on SA106, not a capital gain; it does not use the exempt amount.", ticker, gbp(*res.OffshoreIncome)))
 	}
 	notes = append(notes, fmt.Sprintf("buying %s again up to %s (30 days) would be matched with this sale and change its gain; a purchase in an ISA or by a spouse is not; from %s a purchase is safe.", ticker, until, safe))
 	if a.TaxableIncome == nil {
@@ -152,18 +141,24 @@ func planSale(_ context.Context, deps *registry.Deps, a PlanSaleArgs) (PlanSaleR
 func (r PlanSaleResult) WriteText(w io.Writer, warnings []string) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "Sell %s %s at %s on %s: ", r.Quantity.Exact(), r.Ticker, priceText(r.price), r.Date)
-	if r.Gain.Sign() < 0 {
+	if r.OffshoreIncome != nil {
+		fmt.Fprintf(&b, "offshore income gain %s, taxed as income, not as a capital gain", gbp(*r.OffshoreIncome))
+	} else if r.Gain.Sign() < 0 {
 		fmt.Fprintf(&b, "loss %s", gbp(model.NewMoney(r.Gain.Exact().Neg())))
 	} else {
 		fmt.Fprintf(&b, "gain %s", gbp(r.Gain))
 	}
 	fmt.Fprintf(&b, "; %s of your allowance left (%s before).\n", gbp(r.After.ExemptLeft), gbp(r.Before.ExemptLeft))
+	if r.OffshoreIncome != nil && r.IncomeTax != nil {
+		fmt.Fprintf(&b, "Income tax on the offshore income gain at your marginal rates: %s.\n", gbp(*r.IncomeTax))
+	}
 	fmt.Fprintf(&b, "Tax year %s: net gain %s -> %s; taxable gain %s -> %s.\n", r.TaxYear, gbp(r.Before.NetGain), gbp(r.After.NetGain),
 		gbp(r.Before.TaxableGain), gbp(r.After.TaxableGain))
 	if r.TaxCost != nil {
-		fmt.Fprintf(&b, "Tax: %s -> %s, so this sale costs %s.\n", gbp(*r.Before.Tax), gbp(*r.After.Tax), gbp(*r.TaxCost))
+		fmt.Fprintf(&b, "Capital Gains Tax: %s -> %s.\n", gbp(*r.Before.Tax), gbp(*r.After.Tax))
 	}
-	if len(r.Disposal.Rules) > 0 {
+	totalsText(&b, r.Gain, r.PlanTotals, r.After)
+	if r.Disposal != nil && len(r.Disposal.Rules) > 0 {
 		fmt.Fprintf(&b, "Matched by: %s.\n", strings.Join(r.Disposal.Rules, ", "))
 	}
 	fmt.Fprintf(&b, "Do not buy %s back before %s unless in an ISA (the 30-day rule would match it).\n", r.Ticker, r.SafeRebuy)

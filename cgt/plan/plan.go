@@ -36,6 +36,8 @@ type Figures struct {
 	Losses          model.Money  `json:"losses" jsonschema_description:"Losses of the year's disposals with a loss, positive (GBP)."`
 	ExemptLeft      model.Money  `json:"exempt_left" jsonschema_description:"Annual exempt amount minus net gain, not below 0 (GBP)."`
 	LossesAvailable model.Money  `json:"losses_available" jsonschema_description:"Losses brought forward into the year (GBP)."`
+	LossesUsed      model.Money  `json:"losses_used" jsonschema_description:"Brought-forward losses set against the year's gains (GBP)."`
+	LossesCarried   model.Money  `json:"losses_carried_forward" jsonschema_description:"Losses left to carry to later years after the year (GBP)."`
 	TaxableGain     model.Money  `json:"taxable_gain" jsonschema_description:"Taxable gain of the year (GBP)."`
 	Tax             *model.Money `json:"tax,omitempty" jsonschema_description:"Capital Gains Tax of the year, when taxable_income is given (GBP)."`
 }
@@ -144,10 +146,16 @@ func (p *Planner) Run(sales []Sale) (*engine.Report, engine.TaxYear, error) {
 
 // Figures are a tax year's totals with the exempt amount left and, given income, the tax.
 func (p *Planner) Figures(ty engine.TaxYear) Figures {
+	return p.FiguresWith(ty, p.Income)
+}
+
+// FiguresWith are Figures with the tax worked out on income (nil: no tax).
+func (p *Planner) FiguresWith(ty engine.TaxYear, income *tax.Income) Figures {
 	f := Figures{NetGain: ty.NetGain, Gains: ty.Gains, Losses: ty.Losses,
-		ExemptLeft: model.NewMoney(ExemptLeft(ty)), LossesAvailable: ty.LossesBroughtForward, TaxableGain: ty.TaxableGain}
-	if p.Income != nil {
-		engine.ApplyTax(&ty, p.Income)
+		ExemptLeft: model.NewMoney(ExemptLeft(ty)), LossesAvailable: ty.LossesBroughtForward, TaxableGain: ty.TaxableGain,
+		LossesUsed: ty.LossesUsed, LossesCarried: ty.LossesCarriedForward}
+	if income != nil {
+		engine.ApplyTax(&ty, income)
 		if ty.Tax != nil {
 			t := ty.Tax.Total
 			f.Tax = &t
@@ -220,6 +228,76 @@ func FindDisposal(ty engine.TaxYear, ticker string, d model.Date) *engine.Dispos
 	return nil
 }
 
+// Result is what planned sales do: the report with them, the plan's tax year, and what they
+// realise.
+type Result struct {
+	Report *engine.Report
+	Year   engine.TaxYear
+	// Gain is the change in the year's net gain (chargeable gains less allowable losses).
+	Gain decimal.Decimal
+	// Proceeds is what the sales raise, gross (before their fees), in pounds.
+	Proceeds decimal.Decimal
+	// OffshoreIncome is the offshore income gains they realise (non-reporting funds sold at a
+	// gain): income, not capital gains.
+	OffshoreIncome decimal.Decimal
+}
+
+// Apply runs the sales and says what they realise.
+func (p *Planner) Apply(sales []Sale) (Result, error) {
+	rep, ty, err := p.Run(sales)
+	if err != nil {
+		return Result{}, err
+	}
+	r := Result{Report: rep, Year: ty, Gain: ty.NetGain.Exact().Sub(p.BaseTY.NetGain.Exact())}
+	sold := map[string]bool{}
+	for _, s := range sales {
+		sold[strings.ToUpper(s.Ticker)] = true
+	}
+	proceeds, oig := p.dayFigures(rep, sold)
+	bp, boig := p.dayFigures(p.Base, sold)
+	r.Proceeds, r.OffshoreIncome = proceeds.Sub(bp), oig.Sub(boig)
+	return r, nil
+}
+
+// dayFigures are the proceeds of the disposals on the plan's date of the securities sold, and
+// their offshore income gains.
+func (p *Planner) dayFigures(rep *engine.Report, sold map[string]bool) (proceeds, oig decimal.Decimal) {
+	add := func(ds []engine.Disposal, income bool) {
+		for i := range ds {
+			if d := &ds[i]; d.Date == p.Date && sold[strings.ToUpper(d.Ticker)] {
+				proceeds = proceeds.Add(d.Proceeds.Exact())
+				if income {
+					oig = oig.Add(d.Gain.Exact())
+				}
+			}
+		}
+	}
+	add(rep.Year(p.Year).Disposals, false)
+	add(rep.OffshoreIncomeGains, true)
+	add(rep.ExemptDisposals, false)
+	return proceeds, oig
+}
+
+// Disposal is the report's disposal of ticker on the plan's date: in the tax year's disposals,
+// or among the offshore income gains or the exempt disposals.
+func (p *Planner) Disposal(rep *engine.Report, ticker string) *engine.Disposal {
+	if d := FindDisposal(rep.Year(p.Year), ticker, p.Date); d != nil {
+		return d
+	}
+	for _, ds := range [][]engine.Disposal{rep.OffshoreIncomeGains, rep.ExemptDisposals} {
+		for i := range ds {
+			if ds[i].Date == p.Date && strings.EqualFold(ds[i].Ticker, ticker) {
+				return &ds[i]
+			}
+		}
+	}
+	return nil
+}
+
+// NonReporting reports whether a security (by its name in the report) is declared a
+// non-reporting offshore fund.
+func (p *Planner) NonReporting(security string) bool { return p.securities().NonReporting(security) }
+
 // FullSaleGain is the change in the year's net gain if all of a holding were sold on the
 // plan's date at price: the engine's figure with every rule.
 func (p *Planner) FullSaleGain(h engine.Holding, pr Price) (model.Money, error) {
@@ -228,21 +306,4 @@ func (p *Planner) FullSaleGain(h engine.Holding, pr Price) (model.Money, error) 
 		return model.Money{}, err
 	}
 	return Delta(ty.NetGain, p.BaseTY.NetGain), nil
-}
-
-// PurchasesWithin lists the ledger's acquisitions of ticker from d to the end of the 30-day
-// window (same day included): each would be matched with a sale on d before the pool.
-func (p *Planner) PurchasesWithin(ticker string, d model.Date) (sameDay bool, later []model.Date) {
-	until, _ := engine.ThirtyDayWindow(d)
-	for _, t := range p.Txns {
-		if !strings.EqualFold(t.Ticker, ticker) || t.Action != model.Buy || t.Date < d || t.Date > until {
-			continue
-		}
-		if t.Date == d {
-			sameDay = true
-		} else {
-			later = append(later, t.Date)
-		}
-	}
-	return sameDay, later
 }
