@@ -26,13 +26,18 @@ func All() []registry.Command {
 		PlanHarvest,
 		// Reference data: exchange rates and tax years.
 		FXRate,
+		FXUpdate,
 		TaxYearInfo,
 	}
 }
 
 // NewRegistry builds the registry with the given dependencies; nil Rates means HMRC's
-// bundled monthly rates.
+// bundled monthly rates, with the months of the rate cache after them when the front end has
+// one.
 func NewRegistry(deps *registry.Deps) (*registry.Registry, error) {
+	if deps.Rates == nil && deps.RatesCache != nil {
+		deps.Rates = fx.WithCache(fx.Embedded(), deps.RatesCache)
+	}
 	if deps.Rates == nil {
 		deps.Rates = fx.Embedded()
 	}

@@ -29,14 +29,14 @@ var FXRate = registry.NewCommand(registry.Meta{
 	Name:        "fx.rate",
 	MCPName:     "get_fx_rate",
 	Summary:     "HMRC monthly exchange rate for a currency and month",
-	Description: "Returns the HMRC monthly exchange rate (units of currency per £1) that cgt uses to convert foreign-currency trades made in that calendar month. Rates are HMRC's published monthly rates (Open Government Licence v3.0), bundled with cgt from February 2014. For a month HMRC has published since the bundled table ends, pass its monthly XML file in rates (--rates FILE|DIR): a month read from a file takes precedence over the bundled one, and the source names the file. A month with no rate is an fx_rate_unavailable error naming the nearest months available.",
+	Description: "Returns the HMRC monthly exchange rate (units of currency per £1) that cgt uses to convert foreign-currency trades made in that calendar month. Rates are HMRC's published monthly rates (Open Government Licence v3.0), bundled with cgt from February 2014. For a month HMRC has published since the bundled table ends, run cgt fx.update (it fetches HMRC's files into the rate cache, read after the bundled table; the source says when it was fetched), or pass its monthly XML file in rates (--rates FILE|DIR): a month read from a file takes precedence over both, and the source names the file. A month with no rate is an fx_rate_unavailable error naming the nearest months available.",
 	Usage:       "cgt fx.rate CURRENCY YEAR MONTH [--rates FILE|DIR]...",
 	Examples: []registry.Example{
 		{Description: "The US dollar rate for March 2024", Args: []string{"USD", "2024", "3"}},
 		{Description: "The euro rate for December 2023, as key=value words", Args: []string{"currency=EUR", "year=2023", "month=12"}},
 	},
 	SideEffects:    registry.LocalFileRead,
-	RateLimitNotes: "None: the rates are bundled or read from the files given in rates; no network.",
+	RateLimitNotes: "None: the rates are bundled, read from the rate cache fx.update fills, or from the files given in rates; no network.",
 	CitationFields: []string{"source", "period", "rate"},
 	Agent: registry.Agent{
 		UseWhen:   []string{"Checking the exchange rate cgt applied to a foreign-currency trade, or converting an amount the way HMRC expects."},

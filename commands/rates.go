@@ -28,8 +28,12 @@ type RatesArgs struct {
 // source returns the rates to convert with: the front end's (the bundled table), or the
 // months read from the rates files over it, with warnings naming those months.
 func (a RatesArgs) source(deps *registry.Deps) (fx.Source, []string, error) {
+	var cacheNotes []string
+	if c, ok := deps.Rates.(*fx.Cached); ok {
+		cacheNotes = c.Problems()
+	}
 	if len(a.Rates) == 0 {
-		return deps.Rates, nil, nil
+		return deps.Rates, cacheNotes, nil
 	}
 	files, err := readRateFiles(deps, a.Rates)
 	if err != nil {
@@ -40,7 +44,7 @@ func (a RatesArgs) source(deps *registry.Deps) (fx.Source, []string, error) {
 		return nil, warnings, err
 	}
 	src := newFileRates(months, deps.Rates)
-	return src, append(warnings, src.summary()), nil
+	return src, append(append(cacheNotes, warnings...), src.summary()), nil
 }
 
 // rateKey is a currency and calendar month, the lookup key of fileRates.
@@ -125,6 +129,10 @@ func withRatesRemedy(err error, src fx.Source) error {
 	}
 	e := envelope.FromError(err)
 	if _, missingMonth := me.Context["nearest"]; missingMonth {
+		if _, later := fx.Later(err); later {
+			e.Hint += " `cgt fx.update` fetches the months HMRC has published since into the rate cache every command reads."
+			e.Examples = append(e.Examples, "cgt fx.update")
+		}
 		e.Hint += " Give the file (or a directory of them) in rates: --rates FILE|DIR in the CLI. " + ratesDownload
 		e.Examples = append(e.Examples, ratesCommand(me.Context))
 	}

@@ -33,7 +33,7 @@ var Codes = []CodeInfo{
 	{NotFound, "The thing asked for does not exist (for example no disposal of that ticker on that date); context lists what does exist.", false, 1},
 	{FXRateUnavailable, "No HMRC monthly exchange rate for that currency and month; context lists the nearest months available.", false, 1},
 	{PermissionDenied, "A file path outside the directories this server may read. Pass the ledger inline (cgt_content) or start the server with --root.", false, 1},
-	{IOError, "A file could not be read or written; the message names it.", true, 1},
+	{IOError, "A file could not be read or written, or (fx.update) a URL could not be fetched; the message names it.", true, 1},
 	{InternalError, "A fault in cgt itself. Report it with the input that caused it.", false, 1},
 }
 

@@ -7,9 +7,11 @@ package gen
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"io/fs"
+	"net/http"
 	"os"
 	"path/filepath"
 	"sort"
@@ -140,8 +142,28 @@ func RootDeps(root string) *registry.Deps {
 		ReadDir:  func(p string) ([]string, error) { return registry.OSReadDir(under(p)) },
 		Stdin:    strings.NewReader(""),
 		Schemas:  reflectschema.Live{},
+		// fx.update's examples run against a mirror that has nothing newer than the bundled
+		// rates, and a cache held in memory: generating never uses the network or writes
+		// outside the tree.
+		RatesCache: &exampleCache{files: map[string][]byte{}},
+		Fetch: func(context.Context, string) (int, []byte, error) {
+			return http.StatusNotFound, nil, nil
+		},
 	}
 }
+
+// exampleCache is a rate cache in memory, for the examples.
+type exampleCache struct{ files map[string][]byte }
+
+func (c *exampleCache) List() ([]string, error) { return sortedKeys(c.files), nil }
+func (c *exampleCache) Read(name string) ([]byte, error) {
+	if b, ok := c.files[name]; ok {
+		return b, nil
+	}
+	return nil, os.ErrNotExist
+}
+func (c *exampleCache) Write(name string, data []byte) error { c.files[name] = data; return nil }
+func (c *exampleCache) Path() string                         { return "~/.cache/cgt/rates" }
 
 // Write writes the files under root, each atomically, creating directories as needed; a file
 // whose content is already current is left alone. It removes command pages a previous run

@@ -83,6 +83,9 @@ func toolTable(c *catalog.Catalog) string {
 	var b strings.Builder
 	b.WriteString("| Tool | Command | Side effects |\n|---|---|---|\n")
 	for _, cmd := range c.Commands {
+		if !registry.SideEffect(cmd.SideEffects).Served() {
+			continue // command line only (fx.update): the servers do not list it
+		}
 		fmt.Fprintf(&b, "| `%s` | `%s` | %s |\n", cmd.MCPName, cmd.Name, cmd.SideEffects)
 	}
 	return b.String()

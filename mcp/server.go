@@ -49,7 +49,7 @@ func New(newRegistry NewRegistryFunc, opts Options) (*server.MCPServer, error) {
 	if err != nil {
 		return nil, err
 	}
-	cat := catalog.Own(reg)
+	cat := servedCatalog(catalog.Own(reg))
 	output := opts.DefaultOutput
 	if output == "" {
 		output = "compact"
@@ -62,7 +62,7 @@ func New(newRegistry NewRegistryFunc, opts Options) (*server.MCPServer, error) {
 	if tools, err = inToolsets(tools, opts.Toolsets); err != nil {
 		return nil, err
 	}
-	catJSON, err := catalog.JSON(cat) // byte for byte the committed tools.json
+	catJSON, err := catalog.JSON(catalog.Own(reg)) // byte for byte the committed tools.json
 	if err != nil {
 		return nil, err
 	}
@@ -77,6 +77,21 @@ func New(newRegistry NewRegistryFunc, opts Options) (*server.MCPServer, error) {
 	lister.refresh()
 	addPrompts(s, tools)
 	return s, nil
+}
+
+// servedCatalog is the catalog without the commands the servers never offer (a side-effect
+// level that is the command line's only: fx.update, which uses the network and writes cgt's
+// cache, is run by a person, never by an agent on its own). The catalog published as a
+// resource is built again in full from the registry.
+func servedCatalog(c *catalog.Catalog) *catalog.Catalog {
+	served := *c
+	served.Commands = nil
+	for _, cmd := range c.Commands {
+		if registry.SideEffect(cmd.SideEffects).Served() {
+			served.Commands = append(served.Commands, cmd)
+		}
+	}
+	return &served
 }
 
 // AgentTools turns catalog commands into the tools an agent front end publishes: a

@@ -29,6 +29,18 @@ func testRegistry(t testing.TB) *registry.Registry {
 	return reg
 }
 
+// servedCount is the number of the catalog's commands the servers offer (fx.update is the
+// command line's only).
+func servedCount(cat *catalog.Catalog) int {
+	n := 0
+	for _, c := range cat.Commands {
+		if registry.SideEffect(c.SideEffects).Served() {
+			n++
+		}
+	}
+	return n
+}
+
 func TestToolsListMatchesCatalog(t *testing.T) {
 	reg := testRegistry(t)
 	cat := catalog.Own(reg)
@@ -40,14 +52,20 @@ func TestToolsListMatchesCatalog(t *testing.T) {
 		Tools []listedTool `json:"tools"`
 	}
 	rpcResult(t, s, "tools/list", nil, &list)
-	if len(list.Tools) != len(cat.Commands) {
-		t.Errorf("%d tools listed, catalog has %d commands", len(list.Tools), len(cat.Commands))
+	if len(list.Tools) != servedCount(cat) {
+		t.Errorf("%d tools listed, catalog has %d commands the servers offer", len(list.Tools), servedCount(cat))
 	}
 	namePattern := regexp.MustCompile(`^[a-zA-Z0-9_-]{1,64}$`)
 	for _, c := range cat.Commands {
 		i := slices.IndexFunc(list.Tools, func(tl listedTool) bool {
 			return tl.Name == c.MCPName
 		})
+		if !registry.SideEffect(c.SideEffects).Served() {
+			if i >= 0 {
+				t.Errorf("%s is labelled %s, which servers never offer, but is listed", c.Name, c.SideEffects)
+			}
+			continue
+		}
 		if i < 0 {
 			t.Errorf("%s: no tool named %s", c.Name, c.MCPName)
 			continue
@@ -252,6 +270,9 @@ func TestEveryToolRunsEachExample(t *testing.T) {
 		m := cmd.Meta()
 		if len(m.Examples) == 0 {
 			t.Errorf("%s has no example", m.Name)
+		}
+		if !m.SideEffects.Served() {
+			continue // not offered by the servers (TestToolsListMatchesCatalog)
 		}
 		for _, ex := range m.Examples {
 			t.Run(m.MCPName+"/"+ex.Description, func(t *testing.T) {
@@ -533,7 +554,7 @@ func TestToolsets(t *testing.T) {
 		t.Fatal(err)
 	}
 	rpcResult(t, all, "tools/list", nil, &list)
-	if len(list.Tools) != len(testRegistry(t).Commands()) {
+	if len(list.Tools) != servedCount(catalog.Own(testRegistry(t))) {
 		t.Errorf("all serves %d tools", len(list.Tools))
 	}
 }

@@ -31,6 +31,12 @@ type Deps struct {
 	Today func() model.Date
 	// Rates are the HMRC monthly exchange rates.
 	Rates fx.Source
+	// RatesCache is the folder of HMRC monthly rate files fx.update fills, read after the
+	// bundled table; nil means this front end has none (tests, the browser).
+	RatesCache RatesCache
+	// Fetch gets a URL over the network (fx.update only): the HTTP status and the body. nil
+	// means this front end does not use the network, and a command that would is refused.
+	Fetch func(ctx context.Context, url string) (status int, body []byte, err error)
 	// Schemas gives each command its argument and result schemas: the files cgt gen wrote
 	// (the default the commands package supplies), or reflectschema.Live where schemas are
 	// made from the Go types.
@@ -39,6 +45,15 @@ type Deps struct {
 	// registry for each such call so that long work (the engine) stops when it ends; nil
 	// otherwise.
 	Context context.Context
+}
+
+// RatesCache is the rate cache folder: read as an fx.CacheDir, written one whole file at a
+// time (atomically: a file is there complete or not at all).
+type RatesCache interface {
+	fx.CacheDir
+	Write(name string, data []byte) error
+	// Path is the folder, for messages.
+	Path() string
 }
 
 // SchemaSource gives the JSON Schema of a command's arguments (role "input") or result

@@ -12,6 +12,9 @@ const (
 	LocalFileRead   SideEffect = "local_file_read"
 	LocalFileWrite  SideEffect = "local_file_write"
 	NetworkRead     SideEffect = "network_read_only"
+	// CacheUpdate fetches from the network into cgt's own cache (fx.update): a person runs it
+	// from the command line; servers never list it, so no agent runs it on its own.
+	CacheUpdate SideEffect = "network_cache_update"
 )
 
 // SideEffectLevel describes one level for the published contract.
@@ -20,14 +23,28 @@ type SideEffectLevel struct {
 	Description string     `json:"description"`
 	ReadOnly    bool       `json:"read_only"`
 	OpenWorld   bool       `json:"open_world"`
+	// Unserved levels are the command line's only: the MCP and tool servers do not list
+	// their commands.
+	Unserved bool `json:"-"`
 }
 
 // SideEffectLevels lists every level with its meaning.
 var SideEffectLevels = []SideEffectLevel{
-	{PureCalculation, "Computes from its arguments and cgt's bundled data (HMRC rates, tax-year tables) only. Safe to call any time.", true, false},
-	{LocalFileRead, "May read the files its arguments name (ledgers in `path`, HMRC rate files in `rates`); otherwise works on the arguments alone. Never writes. Servers only honour paths inside the directories the operator allowed.", true, false},
-	{LocalFileWrite, "Writes a file the caller named.", false, false},
-	{NetworkRead, "Reads from the network.", true, true},
+	{PureCalculation, "Computes from its arguments and cgt's bundled data (HMRC rates, tax-year tables) only. Safe to call any time.", true, false, false},
+	{LocalFileRead, "May read the files its arguments name (ledgers in `path`, HMRC rate files in `rates`); otherwise works on the arguments alone. Never writes. Servers only honour paths inside the directories the operator allowed.", true, false, false},
+	{LocalFileWrite, "Writes a file the caller named.", false, false, false},
+	{NetworkRead, "Reads from the network.", true, true, false},
+	{CacheUpdate, "Fetches files from the network and writes them to cgt's own cache folder, never a file the caller named. Command line only: servers do not list it.", false, true, true},
+}
+
+// Served reports whether the MCP and tool servers list commands of this level.
+func (s SideEffect) Served() bool {
+	for _, l := range SideEffectLevels {
+		if l.Level == s {
+			return !l.Unserved
+		}
+	}
+	return true
 }
 
 // Description returns the published meaning of a level.

@@ -121,3 +121,6 @@ func exactText(d decimal.Decimal) string {
 	}
 	return d.String()
 }
+
+func (m month) year() int       { return int(m) / 12 }
+func (m month) mon() time.Month { return time.Month(int(m)%12 + 1) }

@@ -7,6 +7,7 @@ import (
 	"sort"
 
 	"github.com/cgt-tools/cgt/catalog"
+	"github.com/cgt-tools/cgt/registry"
 )
 
 // Where the release files are published; the MCP Registry name follows the GitHub owner.
@@ -41,9 +42,10 @@ func readTools(path string) ([]Tool, error) {
 	}
 	var cat struct {
 		Commands []struct {
-			Name    string `json:"name"`
-			MCPName string `json:"mcp_name"`
-			Summary string `json:"summary"`
+			Name        string `json:"name"`
+			MCPName     string `json:"mcp_name"`
+			Summary     string `json:"summary"`
+			SideEffects string `json:"side_effects"`
 		} `json:"commands"`
 	}
 	if err := json.Unmarshal(data, &cat); err != nil {
@@ -51,6 +53,9 @@ func readTools(path string) ([]Tool, error) {
 	}
 	tools := make([]Tool, 0, len(cat.Commands))
 	for _, c := range cat.Commands {
+		if !registry.SideEffect(c.SideEffects).Served() {
+			continue // the command line's only (fx.update): cgt-mcp does not serve it
+		}
 		if c.MCPName == "" {
 			return nil, fmt.Errorf("%s: command %s has no mcp_name", path, c.Name)
 		}

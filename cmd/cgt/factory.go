@@ -6,6 +6,7 @@ import (
 	"github.com/cgt-tools/cgt/cli"
 	"github.com/cgt-tools/cgt/commands"
 	"github.com/cgt-tools/cgt/internal/version"
+	"github.com/cgt-tools/cgt/ratecache"
 	"github.com/cgt-tools/cgt/registry"
 	"golang.org/x/term"
 )
@@ -23,7 +24,12 @@ func newFactory() *cli.Factory {
 		IsTerminal:    func() bool { return term.IsTerminal(int(os.Stdout.Fd())) },
 		ErrIsTerminal: func() bool { return term.IsTerminal(int(os.Stderr.Fd())) },
 		Registry: func() (*registry.Registry, error) {
-			return commands.NewRegistry(&registry.Deps{ReadFile: os.ReadFile, ReadDir: registry.OSReadDir, Stdin: os.Stdin, Today: registry.LocalToday})
+			deps := &registry.Deps{ReadFile: os.ReadFile, ReadDir: registry.OSReadDir, Stdin: os.Stdin, Today: registry.LocalToday,
+				Fetch: ratecache.Fetcher(ratecache.Timeout, "cgt/"+version.String())}
+			if dir, err := ratecache.DefaultPath(os.Getenv); err == nil {
+				deps.RatesCache = ratecache.New(dir)
+			}
+			return commands.NewRegistry(deps)
 		},
 		Builtins: []cli.Builtin{
 			cli.Handover("mcp", "cgt-mcp", "serve cgt's commands to AI agents over MCP on stdio, or Streamable HTTP with --http ADDR (--root DIR lets them read ledger files)"),

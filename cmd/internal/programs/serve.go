@@ -8,7 +8,6 @@ import (
 	"runtime"
 	"slices"
 
-	"github.com/cgt-tools/cgt/commands"
 	"github.com/cgt-tools/cgt/mcp"
 	"github.com/cgt-tools/cgt/toolcli"
 )
@@ -48,7 +47,7 @@ func Serve(version string, args []string, stdout, stderr io.Writer) int {
 	if structured {
 		opts.DefaultOutput = "json" // a tool with an output schema answers with structured content
 	}
-	s, err := mcp.New(commands.NewRegistry, opts)
+	s, err := mcp.New(withRatesCache, opts)
 	if err != nil {
 		fmt.Fprintln(stderr, "Error:", err)
 		return exitError
