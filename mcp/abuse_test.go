@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -283,5 +284,82 @@ func TestGatedToolsBusyBeyondTheQueue(t *testing.T) {
 	close(release)
 	if err := <-first; err != nil || reached != 1 {
 		t.Fatalf("first call: %v; the tool was reached %d times, want 1", err, reached)
+	}
+}
+
+// TestAnswersWithinMaxCharsWarningsIncluded guards the bound on a whole answer: an export
+// with tens of thousands of warnings answered with max_chars 1000 stays within 1000
+// characters in every format, says how many warnings were left out and how to see them.
+func TestAnswersWithinMaxCharsWarningsIncluded(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("\ufeffDate,Transaction,Description,Quantity,Price,Amount (GBP),Reference\n")
+	b.WriteString(`"10/05/2024","Purchase","Vanguard FTSE 250 UCITS ETF Dist (LSE:VMID)","120","32.18","-3866.60","B1001"` + "\n")
+	b.WriteString(`"22/07/2024","Sale","Vanguard FTSE 250 UCITS ETF Dist (LSE:VMID)","50","33.41","1665.50","S1002"` + "\n")
+	for i := range 5000 {
+		fmt.Fprintf(&b, `"08/05/2024","Mystery transfer type %d","Vanguard FTSE 250 UCITS ETF Dist (LSE:VMID)","1","1.00","1.00","X%d"`+"\n", i, i)
+	}
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "transactionhistory.csv"), []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		args map[string]any
+		max  int
+	}{
+		{map[string]any{"output": "compact"}, 1000},
+		{map[string]any{"output": "schema"}, 1000},
+		{map[string]any{"output": "records"}, 1000},
+		{map[string]any{"output": "json"}, 1000},
+		{map[string]any{"output": "json"}, 6000},
+		{map[string]any{"output": "compact", "detail": "full"}, 3000},
+		{map[string]any{"output": "compact", "ticker": "NOPE"}, 1000},
+		{map[string]any{"output": "json", "ticker": "NOPE"}, 1000},
+	} {
+		args := map[string]any{"path": "transactionhistory.csv", "max_chars": c.max}
+		maps.Copy(args, c.args)
+		r := callCGT(t, context.Background(), []string{dir}, "calculate_report", args)
+		if len(r.Text) > c.max {
+			t.Errorf("%v: %d characters, over max_chars %d: %s", c.args, len(r.Text), c.max, clip(r.Text))
+		}
+		if !strings.Contains(strings.ReplaceAll(r.Text, "_", " "), "more warnings") || !strings.Contains(r.Text, "raise max_chars") {
+			t.Errorf("%v: does not say how many warnings were left out and how to see them: %s", c.args, clip(r.Text))
+		}
+	}
+}
+
+// TestResourceReadBounded guards resources/read: a file under a root larger than an answer
+// may hold is refused with an error naming the tool argument that reads it, never returned.
+func TestResourceReadBounded(t *testing.T) {
+	dir := t.TempDir()
+	big := strings.Repeat("2024-01-02 BUY AAPL 1 @ 100.00\n", MaxResourceBytes/30+10)
+	if err := os.WriteFile(filepath.Join(dir, "big.cgt"), []byte(big), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	roots, err := NewRoots([]string{dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	files := scanRoots(roots)
+	if len(files) != 1 {
+		t.Fatalf("listed %d files, want 1", len(files))
+	}
+	handler := boundedResources(rootFileHandler(roots, files[0]))
+	req := mcpgo.ReadResourceRequest{}
+	req.Params.URI = fileURI(files[0].abs)
+	if _, err := handler(context.Background(), req); err == nil || !strings.Contains(err.Error(), "path argument") {
+		t.Errorf("reading a %d-byte file as a resource: %v, want a refusal naming path", len(big), err)
+	}
+}
+
+// TestPromptArgumentsBounded guards prompts/get: an argument longer than a prompt takes is
+// refused rather than repeated into the prompt's text.
+func TestPromptArgumentsBounded(t *testing.T) {
+	handler := boundedPrompts(func(context.Context, mcpgo.GetPromptRequest) (*mcpgo.GetPromptResult, error) {
+		return promptResult("x", "y"), nil
+	})
+	req := mcpgo.GetPromptRequest{}
+	req.Params.Arguments = map[string]string{"year": strings.Repeat("2024", 1<<20)}
+	if _, err := handler(context.Background(), req); err == nil {
+		t.Error("a 4 MB prompt argument was accepted")
 	}
 }

@@ -110,10 +110,10 @@ func TestDirectToolCalls(t *testing.T) {
 	}
 	for id, want := range map[string]string{
 		`5`: `"result":{}`,
-		`1`:   `"text":"args {\"n\": 12345678901234567890}"`,
-		`2`:   `"text":"args {}"`,
-		`3`:   `"error":{"code":-32603,"message":"panic recovered in boom tool handler: kaboom"}`,
-		`4`:   `"error":{"code":-32602`,
+		`1`: `"text":"args {\"n\": 12345678901234567890}"`,
+		`2`: `"text":"args {}"`,
+		`3`: `"error":{"code":-32603,"message":"panic recovered in boom tool handler: kaboom"}`,
+		`4`: `"error":{"code":-32602`,
 	} {
 		if !strings.Contains(answers[id], want) {
 			t.Errorf("id %s: %s, want it to contain %s", id, answers[id], want)

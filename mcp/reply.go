@@ -50,6 +50,13 @@ func (r registryRunner) Run(ctx context.Context, t Tool, args json.RawMessage) R
 	return shapeReply(ctx, c, t, res, sh, r.structured)
 }
 
+// MinMaxChars is the least max_chars a call gets: a smaller value is raised to it, so that an
+// answer always has room for an error line or a note saying how to narrow the result.
+const MinMaxChars = 300
+
+// warningsHint says how to see the warnings a bounded answer had no room for.
+const warningsHint = "raise max_chars (up to 1000000) to see more; the cgt command line prints them all"
+
 // MaxChars is the most a result over MCP and tool-cli may be, in characters (bytes of the
 // text): max_chars above it is refused, and max_chars 0 ("no limit") means it. A result is
 // written into a buffer that keeps at most this much, so a huge report costs the server the
@@ -73,29 +80,30 @@ func shapeReply(ctx context.Context, c registry.Command, t Tool, res envelope.Re
 	if sh.MaxChars <= 0 || sh.MaxChars > MaxChars {
 		sh.MaxChars = MaxChars
 	}
+	sh.MaxChars = max(sh.MaxChars, MinMaxChars)
 	if format == "json" {
 		return jsonReply(ctx, c, t, res, sh, structured)
 	}
 	if !res.OK {
-		return Reply{Text: errorLines(format, res), OK: false}
+		return Reply{Text: errorLines(format, res, sh.MaxChars), OK: false}
 	}
 	recs := records.Of(res.Data)
 	if sh.Fields != nil {
 		if unknown, avail := records.CheckFields(recs, sh.Fields); len(unknown) > 0 {
 			e := envelope.Errorf(envelope.UsageError, "Available fields: "+strings.Join(avail, ", ")+`. E.g. {"fields":["`+first(avail)+`"]}.`,
 				"unknown field(s) in fields: %s", strings.Join(unknown, ", ")).With("available", avail)
-			return Reply{Text: errorLines(format, envelope.Failure(e, res.Warnings)), OK: false}
+			return Reply{Text: errorLines(format, envelope.Failure(e, res.Warnings), sh.MaxChars), OK: false}
 		}
 	}
 	var b strings.Builder
 	opt := records.Options{Fields: sh.Fields, MaxRecords: sh.MaxRecords, MaxChars: sh.MaxChars,
-		Narrow: narrowing(c), More: more(c, sh)}
+		Narrow: narrowing(c), More: more(c, sh), WarningsHint: warningsHint}
 	if ctx.Done() != nil {
 		recs = untilDone(ctx, recs)
 	}
 	if err := records.Write(&b, format, recs, res.Warnings, opt); err != nil {
 		e := envelope.Errorf(envelope.InternalError, "", "writing the result: %v", err)
-		return Reply{Text: errorLines(format, envelope.Failure(e, res.Warnings))}
+		return Reply{Text: errorLines(format, envelope.Failure(e, res.Warnings), sh.MaxChars)}
 	}
 	if ctx.Err() != nil {
 		return cancelled(format)
@@ -124,7 +132,7 @@ func cancelled(format string) Reply {
 	if format == "json" {
 		return Reply{Text: string(bytes.TrimSpace(envelope.MarshalCompact(envelope.Failure(e, nil))))}
 	}
-	return Reply{Text: errorLines(format, envelope.Failure(e, nil))}
+	return Reply{Text: errorLines(format, envelope.Failure(e, nil), 0)}
 }
 
 func first(s []string) string {
@@ -151,21 +159,57 @@ func jsonReply(ctx context.Context, c registry.Command, t Tool, res envelope.Res
 	buf.b = w.b[:0]
 	env := bytes.TrimSpace(w.b)
 	if chars := w.n - 1; sh.MaxChars > 0 && chars > sh.MaxChars {
-		ask := fmt.Sprintf("or set max_chars to %d or more", chars)
-		if chars > MaxChars {
-			ask = fmt.Sprintf("this server answers at most %d characters", MaxChars)
+		if fit, ok := withFewerWarnings(ctx, res, chars, sh.MaxChars); ok {
+			res, env = fit, bytes.TrimSpace(envelope.MarshalCompact(fit))
+		} else {
+			ask := fmt.Sprintf("or set max_chars to %d or more", chars)
+			if chars > MaxChars {
+				ask = fmt.Sprintf("this server answers at most %d characters", MaxChars)
+			}
+			e := envelope.Errorf(envelope.UsageError,
+				fmt.Sprintf("Narrow it (%s), ask for a dense format ({\"output\":\"compact\"}); %s.", narrowing(c), ask),
+				"the JSON result is %d characters, over max_chars=%d", chars, sh.MaxChars).
+				With("chars", chars).With("max_chars", sh.MaxChars)
+			res = boundedFailure(envelope.Failure(e, res.Warnings), sh.MaxChars)
+			env = bytes.TrimSpace(envelope.MarshalCompact(res))
 		}
-		e := envelope.Errorf(envelope.UsageError,
-			fmt.Sprintf("Narrow it (%s), ask for a dense format ({\"output\":\"compact\"}); %s.", narrowing(c), ask),
-			"the JSON result is %d characters, over max_chars=%d", chars, sh.MaxChars).
-			With("chars", chars).With("max_chars", sh.MaxChars)
-		res = envelope.Failure(e, res.Warnings)
-		env = bytes.TrimSpace(envelope.MarshalCompact(res))
 	}
 	if !structured {
 		return Reply{Text: string(env), OK: res.OK}
 	}
 	return Reply{Text: summaryLine(t, res), Structured: bytes.Clone(env), OK: res.OK}
+}
+
+// withFewerWarnings is a successful result over maxChars only because of its warnings, with
+// those that fit and a last one counting the others; false when the data alone is too long.
+func withFewerWarnings(ctx context.Context, res envelope.Result, chars, maxChars int) (envelope.Result, bool) {
+	if !res.OK || len(res.Warnings) == 0 {
+		return res, false
+	}
+	bare := res
+	bare.Warnings = nil
+	w := &boundedBuffer{keep: 0, ctx: ctx}
+	if envelope.WriteCompact(w, bare) != nil {
+		return res, false
+	}
+	room := maxChars - (w.n - 1)
+	if room < 200 {
+		return res, false
+	}
+	bare.Warnings = records.FitWarnings(res.Warnings, room, warningsHint)
+	return bare, true
+}
+
+// boundedFailure is a failure whose warnings are cut to fit, with the error, in maxChars.
+func boundedFailure(res envelope.Result, maxChars int) envelope.Result {
+	if len(res.Warnings) == 0 {
+		return res
+	}
+	bare := res
+	bare.Warnings = nil
+	room := maxChars - len(bytes.TrimSpace(envelope.MarshalCompact(bare)))
+	bare.Warnings = records.FitWarnings(res.Warnings, max(0, room), warningsHint)
+	return bare
 }
 
 // summaryLine says in one line what the structured result holds, for clients that show text.
@@ -176,14 +220,28 @@ func summaryLine(t Tool, res envelope.Result) string {
 	n := records.Count(res.Data)
 	line := fmt.Sprintf("%s: ok, %d records; the envelope is in structuredContent", t.Name, n)
 	if len(res.Warnings) > 0 {
-		line += fmt.Sprintf("; %d warnings: %s", len(res.Warnings), strings.Join(res.Warnings, "; "))
+		line += fmt.Sprintf("; %d warnings (in structuredContent): %s", len(res.Warnings),
+			strings.Join(records.FitWarnings(res.Warnings, 2000, ""), "; "))
 	}
 	return line
 }
 
 // errorLines is a failure in a dense format, with the hint and examples a model needs to fix
-// the call (the command line prints only the code and message).
-func errorLines(format string, res envelope.Result) string {
+// the call (the command line prints only the code and message), and the warnings that fit in
+// maxChars (0: all).
+func errorLines(format string, res envelope.Result, maxChars int) string {
+	if maxChars > 0 && len(res.Warnings) > 0 {
+		all := res.Warnings
+		room := maxChars - len(errorLines(format, envelope.Failure(res.Error, nil), 0))
+		for {
+			// A warning's line is about as long as its JSON string; a records line is longer.
+			res.Warnings = records.FitWarnings(all, max(0, room), warningsHint)
+			if text := errorLines(format, res, 0); len(text) <= maxChars || room <= 0 {
+				return text
+			}
+			room -= max(room/4, 100)
+		}
+	}
 	e := res.Error
 	var extra []records.Field
 	if e.Hint != "" {

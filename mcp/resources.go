@@ -2,6 +2,7 @@ package mcp
 
 import (
 	"context"
+	"fmt"
 	"io/fs"
 
 	mcpgo "github.com/mark3labs/mcp-go/mcp"
@@ -58,4 +59,69 @@ func addResources(s *server.MCPServer, resources []Resource) {
 			return contents, nil
 		})
 	}
+}
+
+// MaxResourceBytes is the largest file a resources/read returns (a binary one is sent as
+// base64, a third larger): what one answer may hold, as a tool result's MaxChars.
+const MaxResourceBytes = MaxChars
+
+// resourceReads bounds the resources/read requests served at once: each holds up to
+// MaxResourceBytes, so a client asking for many at once cannot make the server hold more
+// than a few.
+var resourceReads = make(chan struct{}, 2)
+
+// boundedResources is a resource handler middleware: reads wait their turn (at most
+// cap(resourceReads) at once, or until the request ends) and an answer over MaxChars
+// characters is an error, never sent.
+func boundedResources(next server.ResourceHandlerFunc) server.ResourceHandlerFunc {
+	return func(ctx context.Context, req mcpgo.ReadResourceRequest) ([]mcpgo.ResourceContents, error) {
+		select {
+		case resourceReads <- struct{}{}:
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+		defer func() { <-resourceReads }()
+		contents, err := next(ctx, req)
+		if err != nil {
+			return nil, err
+		}
+		n := 0
+		for _, c := range contents {
+			switch t := c.(type) {
+			case mcpgo.TextResourceContents:
+				n += len(t.Text)
+			case mcpgo.BlobResourceContents:
+				n += len(t.Blob)
+			}
+		}
+		if n > MaxChars {
+			return nil, fmt.Errorf("%s is %d characters, over the %d a resources/read answer may hold", req.Params.URI, n, MaxChars)
+		}
+		return contents, nil
+	}
+}
+
+// maxPromptArgument is the longest prompt argument accepted: prompts take a year, an income,
+// a few prices, and repeat them in their text.
+const maxPromptArgument = 1000
+
+// boundedPrompts is a prompt handler middleware refusing an argument longer than
+// maxPromptArgument, so that a prompt's text stays short.
+func boundedPrompts(next server.PromptHandlerFunc) server.PromptHandlerFunc {
+	return func(ctx context.Context, req mcpgo.GetPromptRequest) (*mcpgo.GetPromptResult, error) {
+		for k, v := range req.Params.Arguments {
+			if len(v) > maxPromptArgument {
+				return nil, fmt.Errorf("prompt argument %s is %d characters; prompt arguments are at most %d", clipName(k), len(v), maxPromptArgument)
+			}
+		}
+		return next(ctx, req)
+	}
+}
+
+// clipName quotes a name from a request, cut to a sensible length.
+func clipName(s string) string {
+	if len(s) > 40 {
+		s = s[:40] + "…"
+	}
+	return fmt.Sprintf("%q", s)
 }

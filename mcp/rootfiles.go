@@ -151,7 +151,7 @@ func rootResources(roots *Roots) []server.ServerResource {
 
 func rootFileHandler(roots *Roots, f rootFile) server.ResourceHandlerFunc {
 	return func(_ context.Context, req mcpgo.ReadResourceRequest) ([]mcpgo.ResourceContents, error) {
-		data, err := roots.ReadFile(f.abs)
+		data, err := roots.ReadResource(f.abs)
 		if err != nil {
 			return nil, err
 		}

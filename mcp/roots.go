@@ -73,6 +73,25 @@ func (r *Roots) ReadFile(path string) ([]byte, error) {
 	return r.read(path, resolved)
 }
 
+// ReadResource reads a file inside one of the roots, by the rules of ReadFile, for
+// resources/read: at most MaxResourceBytes, which a resource's text must fit in.
+func (r *Roots) ReadResource(path string) ([]byte, error) {
+	resolved, err := r.resolve(path)
+	if err != nil {
+		return nil, err
+	}
+	data, err := regular.ReadFile(resolved, MaxResourceBytes)
+	var tl *regular.TooLargeError
+	if errors.As(err, &tl) {
+		return nil, fmt.Errorf("%s is larger than the %d bytes resources/read returns: pass it in a tool's path argument instead (tools read files of up to %d MiB)",
+			filepath.Base(path), MaxResourceBytes, MaxFileSize>>20)
+	}
+	if err != nil {
+		return nil, ioError(path, err)
+	}
+	return data, nil
+}
+
 // ReadDir lists the files of a directory inside one of the roots, by the same rules as
 // ReadFile; each file is then read with ReadFile, so a link out of the roots is still refused.
 // A path that is a file gives an error wrapping registry.ErrNotDir.

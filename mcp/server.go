@@ -71,7 +71,8 @@ func New(newRegistry NewRegistryFunc, opts Options) (*server.MCPServer, error) {
 	hooks := &server.Hooks{}
 	hooks.AddBeforeListResources(func(context.Context, any, *mcpgo.ListResourcesRequest) { lister.refresh() })
 	s := newMCPServer("cgt", opts.Version, instructions(roots), tools, registryRunner{reg: reg, structured: opts.Structured, defaults: defaults},
-		server.WithHooks(hooks), server.WithPromptCapabilities(false))
+		server.WithHooks(hooks), server.WithPromptCapabilities(false),
+		server.WithResourceHandlerMiddleware(boundedResources), server.WithPromptHandlerMiddleware(boundedPrompts))
 	addResources(s, cgtResources(catJSON))
 	lister.s = s
 	lister.refresh()

@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"unicode/utf8"
 
 	"github.com/cgt-tools/cgt/internal/jsontext"
 )
@@ -28,6 +29,9 @@ type Options struct {
 	// Entity names the notices (warnings, truncation, errors) in the records format, whose
 	// every line is a Record; "" means "cgt".
 	Entity string
+	// WarningsHint, when set, is added to the line that counts the warnings MaxChars left no
+	// room for: how the caller sees them all.
+	WarningsHint string
 }
 
 // Formats are the dense renderings an agent can ask for: the output formats marked Dense.
@@ -160,10 +164,13 @@ func RenderErrorAs(format, entity, code, message string, extra []Field, warnings
 type lineWriter = func(b []byte, r Record) []byte
 
 // finish writes the header, then a line per record within the record and character limits
-// (cutting at a record boundary), the truncation notice and the warnings, which are never cut.
-// Every line is written into one reused buffer. unread is the number of records after recs
-// that are left out whatever the limits (the schema format stops keeping rows once they can
-// no longer fit).
+// (cutting at a record boundary), the truncation notice, the warnings and the line saying how
+// to ask for more. Every line is written into one reused buffer. unread is the number of
+// records after recs that are left out whatever the limits (the schema format stops keeping
+// rows once they can no longer fit). With MaxChars the whole output stays within it, notices
+// included: the warnings keep what room they need up to half of it (the records come first,
+// and the warnings then take whatever the records left), and those that do not fit are
+// counted in a last truncated line that says how to see them (WarningsHint).
 func finish[R any](w io.Writer, header string, recs iter.Seq[R], line func([]byte, R) []byte, unread int, warnings []string, opt Options, note notice, jsonl bool) error {
 	bw, flush := bufferedTo(w)
 	defer flush()
@@ -171,6 +178,28 @@ func finish[R any](w io.Writer, header string, recs iter.Seq[R], line func([]byt
 	put := func(s string) {
 		n, _ := bw.WriteString(s)
 		written += n
+	}
+	more := ""
+	if opt.More != "" {
+		more = note("more", 0, Field{Value: opt.More}) + "\n"
+	}
+	truncation := func(left int) string {
+		fs := []Field{{Value: fmt.Sprintf("%d more records", left)}}
+		if jsonl {
+			fs = []Field{{Key: "more_records", Value: strconv.Itoa(left)}}
+		}
+		if opt.Narrow != "" {
+			fs = append(fs, Field{Key: "narrow", Value: opt.Narrow})
+		}
+		return note("truncated", 0, fs...) + "\n"
+	}
+	recordRoom := 0 // 0: no limit
+	if opt.MaxChars > 0 {
+		// Room kept after the records: the truncation line (at its longest), the warnings
+		// (what they need, up to half of what is left) and the more line.
+		tail := len(more) + len(truncation(1e9))
+		need := warningsSize(warnings, note)
+		recordRoom = max(1, opt.MaxChars-tail-min(need, max(0, opt.MaxChars-tail-len(header)-1)/2))
 	}
 	if header != "" {
 		put(header + "\n")
@@ -183,7 +212,7 @@ func finish[R any](w io.Writer, header string, recs iter.Seq[R], line func([]byt
 			continue
 		}
 		l = line(l[:0], r)
-		if opt.MaxChars > 0 && written+len(l)+1 > opt.MaxChars && kept > 0 {
+		if recordRoom > 0 && written+len(l)+1 > recordRoom {
 			left++
 			continue
 		}
@@ -194,26 +223,123 @@ func finish[R any](w io.Writer, header string, recs iter.Seq[R], line func([]byt
 	}
 	left += unread
 	if left > 0 {
-		fs := []Field{{Value: fmt.Sprintf("%d more records", left)}}
-		if jsonl {
-			fs = []Field{{Key: "more_records", Value: strconv.Itoa(left)}}
-		}
-		if opt.Narrow != "" {
-			fs = append(fs, Field{Key: "narrow", Value: opt.Narrow})
-		}
-		put(note("truncated", 0, fs...) + "\n")
+		put(truncation(left))
 	}
 	if kept == 0 && left == 0 {
 		// Say that nothing matched rather than print nothing, which reads as a failure.
 		put(note("none", 0, Field{Value: "no records"}) + "\n")
 	}
-	for i, w := range warnings {
-		put(note("warning", i+1, Field{Value: w}) + "\n")
+	room := -1 // no limit
+	if opt.MaxChars > 0 {
+		room = max(0, opt.MaxChars-written-len(more))
 	}
-	if opt.More != "" {
-		put(note("more", 0, Field{Value: opt.More}) + "\n")
+	for _, l := range fitWarnings(warnings, room, note, jsonl, opt.WarningsHint) {
+		put(l)
 	}
+	put(more)
 	return flush()
+}
+
+// maxWarningChars is the most of one warning's text a bounded output shows; a longer one is cut
+// with "…" (a warning quoting a very long line of an export).
+const maxWarningChars = 1000
+
+// warningsSize is the length of the warnings' lines.
+func warningsSize(warnings []string, note notice) int {
+	n := 0
+	for i, w := range warnings {
+		n += len(note("warning", i+1, Field{Value: clipText(w, maxWarningChars)})) + 1
+	}
+	return n
+}
+
+// fitWarnings is the warnings' lines within room characters (room < 0: all, whole). When some
+// do not fit, the last line (kept within room with them) says how many were left out and, in
+// hint, how to see them.
+func fitWarnings(warnings []string, room int, note notice, jsonl bool, hint string) []string {
+	lines := make([]string, 0, len(warnings))
+	if room < 0 {
+		for i, w := range warnings {
+			lines = append(lines, note("warning", i+1, Field{Value: w})+"\n")
+		}
+		return lines
+	}
+	omitted := func(n int) string {
+		fs := []Field{{Value: fmt.Sprintf("%d more warnings", n)}}
+		if jsonl {
+			fs = []Field{{Key: "more_warnings", Value: strconv.Itoa(n)}}
+		}
+		if hint != "" {
+			fs = append(fs, Field{Key: "get", Value: hint})
+		}
+		return note("truncated", 0, fs...) + "\n"
+	}
+	reserve := len(omitted(len(warnings)))
+	used := 0
+	for i, w := range warnings {
+		l := note("warning", i+1, Field{Value: clipText(w, maxWarningChars)}) + "\n"
+		rest := 0
+		if i < len(warnings)-1 {
+			rest = reserve // room to say that the others were left out
+		}
+		if used+len(l)+rest > room {
+			if o := omitted(len(warnings) - i); used+len(o) <= room {
+				lines = append(lines, o)
+			}
+			return lines
+		}
+		lines = append(lines, l)
+		used += len(l)
+	}
+	return lines
+}
+
+// clipText cuts s to at most n bytes (at a character boundary), ending it with "…".
+func clipText(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	cut := n - len("…")
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + "…"
+}
+
+// FitWarnings is the warnings that fit in room characters of JSON text (each as a JSON
+// string with its comma): those that fit, each cut to a bounded length, then, when some were
+// left out, one more saying how many and, in hint, how to see them. room < 0 keeps them all.
+func FitWarnings(warnings []string, room int, hint string) []string {
+	if room < 0 {
+		return warnings
+	}
+	omitted := func(n int) string {
+		s := fmt.Sprintf("%d more warnings left out", n)
+		if hint != "" {
+			s += "; " + hint
+		}
+		return s
+	}
+	size := func(s string) int { b, _ := json.Marshal(s); return len(b) + 1 }
+	reserve := size(omitted(len(warnings)))
+	out := make([]string, 0, len(warnings))
+	used := 0
+	for i, w := range warnings {
+		w = clipText(w, maxWarningChars)
+		rest := 0
+		if i < len(warnings)-1 {
+			rest = reserve
+		}
+		if used+size(w)+rest > room {
+			if o := omitted(len(warnings) - i); used+size(o) <= room {
+				out = append(out, o)
+			}
+			return out
+		}
+		out = append(out, w)
+		used += size(w)
+	}
+	return out
 }
 
 // bufferedTo returns a writer of strings to w and the function that flushes it (once; later
