@@ -81,7 +81,7 @@ func newFilingView(rep *engine.Report, ledger string) filingView {
 			total := ty.Tax.Total
 			fy.TaxDue, fy.Charges = &total, ty.Tax.Charges
 		}
-		if ty.Dividends.Count > 0 || !ty.Dividends.Accumulations.Exact().IsZero() {
+		if ty.Dividends.Count > 0 || !ty.Dividends.Accumulations.Exact().IsZero() || !ty.Dividends.ERI.Exact().IsZero() {
 			d := ty.Dividends
 			fy.Dividends = &d
 		}

@@ -29,6 +29,7 @@ type view struct {
 	Pools    []poolView
 	Holdings []engine.Holding
 	SetAside []setAsideView
+	ERI      []engine.ExcessIncome
 	Warnings []string
 	// LossesBroughtForward are the losses given as brought into the ledger's first year.
 	LossesBroughtForward model.Money
@@ -60,7 +61,7 @@ type setAsideView struct {
 }
 
 func newView(rep *engine.Report, ledger string, warnings []string) view {
-	v := view{Title: "Capital gains report", Holdings: rep.Holdings, Warnings: warnings, LossesBroughtForward: rep.LossesBroughtForward}
+	v := view{Title: "Capital gains report", Holdings: rep.Holdings, Warnings: warnings, LossesBroughtForward: rep.LossesBroughtForward, ERI: rep.ExcessIncome}
 	if ledger != "" {
 		v.Title += ": " + ledger
 	}
@@ -345,6 +346,7 @@ func writePage(w io.Writer, v view) error {
 		}
 		p("</table></div>\n")
 	}
+	writeExcessIncomeHTML(p, v.ERI)
 	p("</body>\n</html>\n")
 	return b.Flush()
 }
@@ -482,4 +484,42 @@ func writeYearHTML(p func(string, ...any), ws func(...string), y yearView) {
 		p("<h3>Dividends</h3>\n<p>%d received, %s: UK %s (SA100); foreign %s, with %s tax withheld abroad (SA106). Accumulation distributions %s. Dividends are income, not gains.</p>\n",
 			dv.Count, pounds(dv.Income), pounds(dv.UKIncome), pounds(dv.ForeignIncome), pounds(dv.ForeignTaxPaid), pounds(dv.Accumulations))
 	}
+	if len(y.Income) > 0 {
+		p("<h3>Income for the return</h3>\n<div class=\"scroll\"><table>\n<tr><th>Form</th><th>Box</th><th>Amount</th><th>Tax taken off</th><th>From</th></tr>\n")
+		for _, in := range y.Income {
+			parts := make([]string, len(in.Sources))
+			for k, s := range in.Sources {
+				parts[k] = s.Ticker + " " + records.Pounds(s.Amount.String())
+			}
+			box := in.Label
+			if in.Box != "" {
+				box = "box " + in.Box + ": " + box
+			}
+			p("<tr><td>%s</td><td>%s<br><span class=\"note\">%s</span></td><td class=\"n\">%s</td><td class=\"n\">%s</td><td>%s</td></tr>\n",
+				esc(in.Form), esc(box), esc(in.Note), pounds(in.Amount), pounds(in.TaxTakenOff), esc(strings.Join(parts, ", ")))
+		}
+		p("</table></div>\n")
+	}
+}
+
+// writeExcessIncomeHTML lists every excess reportable income figure applied.
+func writeExcessIncomeHTML(p func(string, ...any), rows []engine.ExcessIncome) {
+	if len(rows) == 0 {
+		return
+	}
+	p("<h2>Fund income: excess reportable income (SI 2009/3001 reg 94; added to cost, reg 99)</h2><div class=\"scroll\"><table>\n")
+	p("<tr><th>Received</th><th>Fund</th><th>ISIN</th><th>Period to</th><th>Per unit</th><th>Units</th><th>Amount</th><th>Rate</th><th>Pounds</th><th>Tax year</th><th>Of it, to disposals</th><th>Source</th></tr>\n")
+	for _, r := range rows {
+		end, src := "", "bundled table"
+		if r.PeriodEnd != nil {
+			end = r.PeriodEnd.String()
+		}
+		if r.Source != nil {
+			src = r.Source.String()
+		}
+		p("<tr><td>%s</td><td>%s</td><td>%s</td><td>%s</td><td class=\"n\">%s</td><td class=\"n\">%s</td><td class=\"n\">%s %s</td><td class=\"n\">%s</td><td class=\"n\">%s</td><td>%s</td><td class=\"n\">%s</td><td>%s</td></tr>\n",
+			r.DistributionDate, esc(r.Ticker), esc(r.ISIN), end, esc(r.PerUnit), esc(r.Units.String()), esc(r.Amount.String()), esc(r.Currency),
+			esc(r.Rate), pounds(r.GBP), esc(r.TaxYear), pounds(r.ToDisposals), esc(src))
+	}
+	p("</table></div>\n")
 }

@@ -51,7 +51,7 @@ func Text(w io.Writer, rep *engine.Report, ledger string, warnings []string) err
 // hasActivity reports whether a year has anything to show: a disposal, a dividend or a
 // notional distribution.
 func hasActivity(ty *engine.TaxYear) bool {
-	return ty.DisposalCount > 0 || ty.Dividends.Count > 0 || !ty.Dividends.Accumulations.IsZero() ||
+	return ty.DisposalCount > 0 || ty.Dividends.Count > 0 || !ty.Dividends.Accumulations.IsZero() || len(ty.Income) > 0 ||
 		!ty.LossesUsed.IsZero()
 }
 
@@ -67,6 +67,7 @@ func writeYear(b *bufio.Writer, ty *engine.TaxYear, unread bool) {
 		writeDisposals(b, ty.Disposals)
 	}
 	writeDividends(b, ty)
+	writeIncome(b, ty)
 }
 
 // notRead reports whether rows of the files that could change a figure were not read (the
@@ -194,6 +195,31 @@ func writeDividends(b *bufio.Writer, ty *engine.TaxYear) {
 	}
 }
 
+// writeIncome lists the year's income as the return asks for it: form, box, amount, tax
+// taken off, the securities it comes from, and the note on where else it may go.
+func writeIncome(b *bufio.Writer, ty *engine.TaxYear) {
+	if len(ty.Income) == 0 {
+		return
+	}
+	fmt.Fprintln(b, "  Income for the return (income tax, not CGT):")
+	for _, in := range ty.Income {
+		box := in.Form
+		if in.Box != "" {
+			box += " box " + in.Box
+		}
+		fmt.Fprintf(b, "    %s, %s: %s", box, in.Label, records.Pounds(in.Amount.String()))
+		if !in.TaxTakenOff.IsZero() {
+			fmt.Fprintf(b, ", tax taken off %s", records.Pounds(in.TaxTakenOff.String()))
+		}
+		fmt.Fprintln(b)
+		parts := make([]string, len(in.Sources))
+		for k, s := range in.Sources {
+			parts[k] = s.Ticker + " " + records.Pounds(s.Amount.String())
+		}
+		fmt.Fprintf(b, "      from %s\n      %s\n", strings.Join(parts, ", "), in.Note)
+	}
+}
+
 func writeHoldings(b *bufio.Writer, rep *engine.Report) {
 	if len(rep.Holdings) == 0 {
 		return
@@ -220,6 +246,33 @@ func writeSetAside(b *bufio.Writer, rep *engine.Report) {
 	setAside(b, "EXEMPT (gilts and qualifying corporate bonds, TCGA92 s115): not counted", rep.ExemptDisposals)
 	setAside(b, "OFFSHORE INCOME GAINS (non-reporting funds): income, on the SA106, not the SA108", rep.OffshoreIncomeGains)
 	setAside(b, "NO GAIN, NO LOSS (transfers to a spouse or civil partner, TCGA92 s58)", rep.NoGainNoLoss)
+	writeExcessIncome(b, rep.ExcessIncome)
+}
+
+// writeExcessIncome lists every excess reportable income figure applied: the fund, the
+// period, the figure per unit, the units, the rate and the pounds, and where it went.
+func writeExcessIncome(b *bufio.Writer, rows []engine.ExcessIncome) {
+	if len(rows) == 0 {
+		return
+	}
+	fmt.Fprintln(b, "\nFUND INCOME: excess reportable income of offshore reporting funds (SI 2009/3001 reg 94; added to cost, reg 99)")
+	for _, r := range rows {
+		what := "bundled table"
+		if r.Source != nil {
+			what = "ledger line " + r.Source.String()
+		}
+		if r.Origin == engine.OriginBundled {
+			what = fmt.Sprintf("period to %s, %s %s per unit × %s units = %s %s", r.PeriodEnd, r.PerUnit, r.Currency, r.Units, r.Amount, r.Currency)
+		}
+		if r.Rate != "" {
+			what += " at " + r.Rate + " per £1"
+		}
+		fmt.Fprintf(b, "    %s  %-8s %s  %s: %s, income of %s", r.DistributionDate, clip(r.Ticker, 8), r.ISIN, what, records.Pounds(r.GBP.String()), r.TaxYear)
+		if !r.ToDisposals.IsZero() {
+			fmt.Fprintf(b, " (%s added to disposals before this date)", records.Pounds(r.ToDisposals.String()))
+		}
+		fmt.Fprintln(b)
+	}
 }
 
 func setAside(b *bufio.Writer, title string, ds []engine.Disposal) {

@@ -382,7 +382,7 @@ func (r *tickerRun) writtenERI(t *model.Transaction, units, gbp, toDisposals num
 	if r.fund != nil && row.ISIN == "" {
 		row.ISIN = r.fund.isin
 	}
-	r.out.incomes = append(r.out.incomes, income{date: t.Date, eri: true, foreign: true, amount: gbp})
+	r.out.incomes = append(r.out.incomes, income{date: t.Date, eri: true, foreign: true, amount: gbp, ticker: r.ticker, src: t.Source})
 	r.out.eri = append(r.out.eri, row)
 }
 

@@ -71,6 +71,9 @@ func (c *calc) fundFor(ticker string, es []entry) *fundRun {
 		return nil
 	}
 	isin := c.isins[ticker]
+	if c.ident != nil && c.ident.nonReporing[ticker] { // declared non-reporting: no reportable income
+		return nil
+	}
 	f := c.eri.Fund(isin)
 	if f == nil || len(es) == 0 {
 		return nil
@@ -84,11 +87,12 @@ func (c *calc) fundFor(ticker string, es []entry) *fundRun {
 	return fr
 }
 
-// replacedBy reports the written ERI line that stands for a period: one dated after its end
-// and no more than a year after it.
+// replacedBy reports whether a written ERI line stands for a period: one dated on or after its
+// end and no more than a year after it (the distribution date is six months after the end; a
+// line dated at the period end or at the report's date is the same figure).
 func (fr *fundRun) replacedBy(end model.Date) bool {
 	for _, w := range fr.written {
-		if w > end && w <= end.AddDays(366) {
+		if w >= end && w <= end.AddDays(366) {
 			return true
 		}
 	}
@@ -213,7 +217,7 @@ func (r *tickerRun) applyBundled(p *pendingERI) error {
 		r.pool.cost = r.pool.cost.add(toPool)
 		r.recordRef(&p.t, EventERI, RefERI, num{}, toPool)
 	}
-	r.out.incomes = append(r.out.incomes, income{date: p.fdd, eri: true, foreign: true, amount: gbp})
+	r.out.incomes = append(r.out.incomes, income{date: p.fdd, eri: true, foreign: true, amount: gbp, ticker: r.ticker, src: p.t.Source})
 	r.out.eri = append(r.out.eri, row)
 	return nil
 }

@@ -214,3 +214,25 @@ func TestPropertyERIAddsToCostExactlyOnce(t *testing.T) {
 		}
 	}
 }
+
+func TestIncomeBoxesSplitAsTheReturnAsks(t *testing.T) {
+	rep := mustRun(t, gbpFund+`2024-05-01 DIVIDEND VOD.L TOTAL 10.00 GBP
+2024-05-02 DIVIDEND AAPL TOTAL 20.00 GBP TAX 3.00 GBP ISIN US0378331005
+2024-05-03 BUY VOD.L 1 @ 1
+`, fundOpts(t))
+	y := yearOf(rep, "2024/25")
+	if y == nil {
+		t.Fatal("no 2024/25")
+	}
+	var got []string
+	for _, in := range y.Income {
+		got = append(got, fmt.Sprintf("%s %s %s %s %d", in.Kind, in.Form, in.Amount, in.TaxTakenOff, len(in.Sources)))
+	}
+	want := []string{"uk_dividends SA100 10.00 0.00 1", "foreign_dividends SA106 20.00 3.00 1", "excess_reportable_income SA106 30.00 0.00 1"}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("income:\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	if y := yearOf(rep, "2023/24"); y == nil || len(y.Income) != 1 || y.Income[0].Amount.String() != "20.00" {
+		t.Errorf("2023/24 ERI (distribution date 2023-12-30) not in its year: %+v", y)
+	}
+}

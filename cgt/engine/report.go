@@ -121,6 +121,7 @@ type TaxYear struct {
 	SA108                SA108              `json:"sa108" jsonschema_description:"Figures for the listed shares and securities section of the SA108 capital gains pages"`
 	Tax                  *tax.Payable       `json:"tax" jsonschema:"nullable" jsonschema_description:"Capital Gains Tax payable on the year's gains, when taxable_income was given; null otherwise" record:"rows=tax"`
 	Dividends            Dividends          `json:"dividends" jsonschema_description:"Dividend income received in the year"`
+	Income               []IncomeBox        `json:"income,omitempty" jsonschema_description:"The year's dividends and fund income as the return asks for them: form, box, amount, tax taken off, and the lines they come from" record:"rows=income"`
 	Disposals            []Disposal         `json:"disposals" jsonschema_description:"The year's disposals in date order then ticker" record:"rows=disposal"`
 }
 

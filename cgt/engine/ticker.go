@@ -30,6 +30,8 @@ type income struct {
 	eri          bool // excess reportable income of an offshore reporting fund
 	foreign      bool // paid from abroad (foreignDividend)
 	amount, tax  num
+	ticker       string
+	src          model.Source
 }
 
 // foreignDividend says whether a dividend comes from abroad: paid in a currency other than
@@ -222,7 +224,7 @@ func (r *tickerRun) applyAdjustment(e *entry) error {
 	t := e.t
 	switch t.Action {
 	case model.Dividend:
-		r.out.incomes = append(r.out.incomes, income{date: t.Date, foreign: foreignDividend(t), amount: e.value, tax: e.extra})
+		r.out.incomes = append(r.out.incomes, income{date: t.Date, foreign: foreignDividend(t), amount: e.value, tax: e.extra, ticker: r.ticker, src: t.Source})
 		return nil
 	case model.Accumulation:
 		if e.value.isZero() {
@@ -234,7 +236,7 @@ func (r *tickerRun) applyAdjustment(e *entry) error {
 		if numOfDecimal(t.Quantity).cmp(r.held) > 0 {
 			r.accumulationAboveHolding(t, e.value)
 		}
-		r.out.incomes = append(r.out.incomes, income{date: t.Date, accumulation: true, amount: e.value, tax: e.extra})
+		r.out.incomes = append(r.out.incomes, income{date: t.Date, accumulation: true, foreign: foreignDividend(t), amount: e.value, tax: e.extra, ticker: r.ticker, src: t.Source})
 		r.pool.cost = r.pool.cost.add(e.value)
 		r.record(t, EventAccumulation, num{}, e.value)
 	case model.CapReturn:

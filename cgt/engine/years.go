@@ -153,6 +153,7 @@ func totalYear(b *yearBuild) TaxYear {
 	y.SA108 = SA108{NumberOfDisposals: all.count, DisposalProceeds: y.Proceeds, AllowableCosts: y.AllowableCosts,
 		GainsBeforeLosses: y.Gains, LossesInYear: y.Losses}
 	y.Dividends = dividends(b.incomes)
+	y.Income = incomeBoxes(b.incomes)
 	return y
 }
 
