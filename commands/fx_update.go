@@ -24,7 +24,7 @@ type FXUpdateArgs struct {
 // FXUpdateResult says what fx.update fetched into the rate cache.
 type FXUpdateResult struct {
 	_       struct{}       `record:"kind=fx_update"`
-	Cache   string         `json:"cache" jsonschema_description:"The rate cache folder every command reads after the bundled rates."`
+	Cache   string         `json:"cache" record:"entity" jsonschema_description:"The rate cache folder every command reads after the bundled rates."`
 	From    string         `json:"newest_before" record:"period" jsonschema_description:"The newest month with rates before the update, YYYY-MM (bundled or cached)."`
 	Newest  string         `json:"newest" jsonschema_description:"The newest month with rates after the update, YYYY-MM."`
 	Fetched []FetchedMonth `json:"fetched" jsonschema_description:"The months fetched and stored, in order." record:"rows=fetched_month"`

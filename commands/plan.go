@@ -5,8 +5,6 @@ import (
 	"fmt"
 	"sort"
 	"strings"
-	"sync"
-	"time"
 
 	"github.com/shopspring/decimal"
 
@@ -104,7 +102,7 @@ func totalsText(b *strings.Builder, gain model.Money, t PlanTotals, after YearFi
 // ledger's name and the warnings of reading it.
 type planner struct {
 	*plan.Planner
-	rates   *latestRates
+	rates   *fx.Latest
 	today   model.Date
 	ledger  string
 	warning []string
@@ -140,7 +138,7 @@ func newPlanner(deps *registry.Deps, a PlanArgs) (*planner, error) {
 	if err != nil {
 		return nil, err
 	}
-	p.rates = &latestRates{base: src}
+	p.rates = fx.NewLatest(src, nil)
 	funds, err := a.FundArgs.table()
 	if err != nil {
 		return nil, err
@@ -156,7 +154,7 @@ func newPlanner(deps *registry.Deps, a PlanArgs) (*planner, error) {
 func (p *planner) run(sales []plan.Sale) (*engine.Report, engine.TaxYear, error) {
 	rep, ty, err := p.Run(sales)
 	if err != nil {
-		return nil, ty, withRatesRemedy(err, p.rates.base)
+		return nil, ty, withRatesRemedy(err, p.rates.Base())
 	}
 	return rep, ty, nil
 }
@@ -166,7 +164,7 @@ func (p *planner) run(sales []plan.Sale) (*engine.Report, engine.TaxYear, error)
 func (p *planner) warnings(extra ...string) []string {
 	out := append(append([]string{}, p.warning...), p.Warnings()...)
 	out = append(out, plan.Rematches(p.Base, extraFile)...)
-	out = append(out, p.rates.notes()...)
+	out = append(out, p.rates.Notes()...)
 	if p.Year.Projected() {
 		out = append(out, p.Year.Notes()...)
 	}
@@ -372,15 +370,6 @@ func plainDecimal(s string) (decimal.Decimal, error) {
 	return decimal.NewFromString(s)
 }
 
-// latestRates answers from the rates given, and for a month after the last one they have for
-// a currency uses that last month, noting it: a planned sale can be dated past the bundled table.
-type latestRates struct {
-	base fx.Source
-	only map[string]bool // when set, the months ("2026-12") that may fall back
-	mu   sync.Mutex
-	used map[string]string // "USD 2026-12" -> "2026-10"
-}
-
 // extraMonths are the months ("2026-12") of the transactions read from extra lines, or nil.
 func extraMonths(txns []model.Transaction) map[string]bool {
 	var out map[string]bool
@@ -392,56 +381,6 @@ func extraMonths(txns []model.Transaction) map[string]bool {
 			out = map[string]bool{}
 		}
 		out[t.Date.String()[:7]] = true
-	}
-	return out
-}
-
-func (l *latestRates) Rate(currency string, year int, month time.Month) (fx.Rate, error) {
-	r, err := l.base.Rate(currency, year, month)
-	if err == nil {
-		return r, nil
-	}
-	var me *model.Error
-	if !errors.As(err, &me) || me.Code != model.CodeFXUnavailable {
-		return r, err
-	}
-	if l.only != nil && !l.only[fmt.Sprintf("%d-%02d", year, int(month))] {
-		return r, err
-	}
-	near, _ := me.Context["nearest"].(map[string]string)
-	before := near["before"]
-	if before == "" || near["after"] != "" {
-		return r, err
-	}
-	t, perr := time.Parse("2006-01", before)
-	if perr != nil {
-		return r, err
-	}
-	r2, err2 := l.base.Rate(currency, t.Year(), t.Month())
-	if err2 != nil {
-		return r, err
-	}
-	l.mu.Lock()
-	if l.used == nil {
-		l.used = map[string]string{}
-	}
-	l.used[fmt.Sprintf("%s %d-%02d", strings.ToUpper(currency), year, int(month))] = before
-	l.mu.Unlock()
-	return r2, nil
-}
-
-// notes says which months were converted at an earlier month's rate.
-func (l *latestRates) notes() []string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	keys := make([]string, 0, len(l.used))
-	for k := range l.used {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	out := []string{}
-	for _, k := range keys {
-		out = append(out, fmt.Sprintf("no HMRC rate yet for %s: converted at the latest month bundled, %s; the figures will move when that month's rate is published (pass it in rates).", k, l.used[k]))
 	}
 	return out
 }

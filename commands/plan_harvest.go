@@ -128,7 +128,7 @@ func (p *planner) harvestOptions(a PlanHarvestArgs, prices map[string]price) (pl
 		return o, false, err
 	}
 	o.Provisional = func(ccy string) bool {
-		_, err := p.rates.base.Rate(ccy, p.Date.Year(), p.Date.Month())
+		_, err := p.rates.Base().Rate(ccy, p.Date.Year(), p.Date.Month())
 		return ccy != model.GBP && err != nil
 	}
 	return o, !given, nil

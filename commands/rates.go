@@ -3,7 +3,6 @@ package commands
 import (
 	"errors"
 	"fmt"
-	"strings"
 	"time"
 
 	"github.com/cgt-tools/cgt/cgt/engine"
@@ -43,80 +42,8 @@ func (a RatesArgs) source(deps *registry.Deps) (fx.Source, []string, error) {
 	if err != nil {
 		return nil, warnings, err
 	}
-	src := newFileRates(months, deps.Rates)
-	return src, append(append(cacheNotes, warnings...), src.summary()), nil
-}
-
-// rateKey is a currency and calendar month, the lookup key of fileRates.
-type rateKey struct {
-	code  string
-	year  int
-	month time.Month
-}
-
-// fileRates answers from the months read from files, and otherwise from the base (the bundled
-// table): a file's rate replaces the bundled rate for its currency and month, as
-// (*fx.Table).Merge does, and a currency the file does not list keeps the bundled rate.
-type fileRates struct {
-	rates  map[rateKey]fx.Rate
-	base   fx.Source
-	months []fileMonth
-}
-
-func newFileRates(months []fileMonth, base fx.Source) *fileRates {
-	if base == nil {
-		base = fx.NewTable()
-	}
-	f := &fileRates{rates: map[rateKey]fx.Rate{}, base: base, months: months}
-	for _, fm := range months {
-		t, err := time.Parse("2006-01", fm.month.Period)
-		if err != nil {
-			continue // the reader returns only YYYY-MM periods
-		}
-		for _, r := range fm.month.Rates {
-			if r.Currency == model.GBP {
-				continue // sterling is always 1, whatever a file says
-			}
-			r.Source = fx.SourceFor(fm.month.Period) + ", read from " + fm.file
-			f.rates[rateKey{r.Currency, t.Year(), t.Month()}] = r
-		}
-	}
-	return f
-}
-
-// Rate is the file's rate for the month when a file gave one, the base's otherwise. The map
-// holds no GBP, so "GBp" (pence, which upper-cases to GBP) still reaches the base's refusal.
-func (f *fileRates) Rate(currency string, year int, month time.Month) (fx.Rate, error) {
-	if r, ok := f.rates[rateKey{strings.ToUpper(strings.TrimSpace(currency)), year, month}]; ok {
-		return r, nil
-	}
-	return f.base.Rate(currency, year, month)
-}
-
-// periods lists the months read from files.
-func (f *fileRates) periods() []string {
-	out := make([]string, len(f.months))
-	for i, m := range f.months {
-		out[i] = m.month.Period
-	}
-	return out
-}
-
-// summary is the warning that keeps figures citable: which months came from which file, and
-// which of them replaced bundled months.
-func (f *fileRates) summary() string {
-	first, last := "", ""
-	if t, ok := f.base.(interface{ Months() (string, string) }); ok {
-		first, last = t.Months()
-	}
-	parts := make([]string, len(f.months))
-	for i, m := range f.months {
-		parts[i] = m.month.Period + " from " + m.file
-		if first != "" && m.month.Period >= first && m.month.Period <= last {
-			parts[i] += " (replacing the bundled rates for that month)"
-		}
-	}
-	return "HMRC monthly rates read from files take precedence over the bundled rates: " + strings.Join(parts, "; ")
+	src := fx.NewOverlay(months, deps.Rates)
+	return src, append(append(cacheNotes, warnings...), src.Summary()), nil
 }
 
 // withRatesRemedy adds the rates argument to a missing-month fx_rate_unavailable error (the
@@ -136,46 +63,15 @@ func withRatesRemedy(err error, src fx.Source) error {
 		e.Hint += " Give the file (or a directory of them) in rates: --rates FILE|DIR in the CLI. " + ratesDownload
 		e.Examples = append(e.Examples, ratesCommand(me.Context))
 	}
-	if f, ok := src.(*fileRates); ok {
-		e.With("months_from_files", f.periods())
+	if f, ok := src.(*fx.Overlay); ok {
+		e.With("months_from_files", f.Periods())
 		if n, ok := me.Context["nearest"].(map[string]string); ok {
 			code, _ := me.Context["currency"].(string)
 			period, _ := me.Context["period"].(string)
-			e.With("nearest", f.nearest(n, code, period))
+			e.With("nearest", f.Nearest(n, code, period))
 		}
 	}
 	return e
-}
-
-// nearest widens the base table's nearest months before and after period with the months
-// the files give a rate for code.
-func (f *fileRates) nearest(base map[string]string, code, period string) map[string]string {
-	out := map[string]string{}
-	for k, v := range base {
-		out[k] = v
-	}
-	for _, m := range f.months {
-		p := m.month.Period
-		if !hasCurrency(m.month.Rates, code) || p == period {
-			continue
-		}
-		if p < period && p > out["before"] {
-			out["before"] = p
-		}
-		if p > period && (out["after"] == "" || p < out["after"]) {
-			out["after"] = p
-		}
-	}
-	return out
-}
-
-func hasCurrency(rates []fx.Rate, code string) bool {
-	for _, r := range rates {
-		if r.Currency == code {
-			return true
-		}
-	}
-	return false
 }
 
 // ratesCommand is an fx.rate call with --rates for the currency and month of the error.
@@ -216,9 +112,9 @@ func calculateTxns(deps *registry.Deps, txns []model.Transaction, warnings []str
 	opts.Rates = src
 	// Extra lines are what-if lines: one dated past the rates available is converted at the
 	// latest month, with a warning, as the plans do.
-	var what *latestRates
+	var what *fx.Latest
 	if months := extraMonths(txns); months != nil {
-		what = &latestRates{base: src, only: months}
+		what = fx.NewLatest(src, months)
 		opts.Rates = what
 	}
 	if deps.Today != nil {
@@ -232,7 +128,7 @@ func calculateTxns(deps *registry.Deps, txns []model.Transaction, warnings []str
 	}
 	warnings = append(warnings, rep.Warnings...)
 	if what != nil {
-		warnings = append(warnings, what.notes()...)
+		warnings = append(warnings, what.Notes()...)
 	}
 	return rep, warnings, nil
 }
