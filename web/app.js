@@ -301,10 +301,14 @@
       // it if it is asked for sooner.
       ledger = { key, promise: null };
       showReport(page.html, figures.env);
-      combinedLedger();
-      // The plans are worked out beside the report, quietly: the page stays done.
-      planAllowance();
-      planHarvest();
+      if (!large()) {
+        // The ledger and the plans are worked out beside the report, quietly: the page stays
+        // done. For large files each waits until it is asked for: each run of the calculator
+        // holds all the transactions again.
+        combinedLedger();
+        planAllowance();
+        planHarvest();
+      }
     } catch (err) {
       if (seq === runSeq) showError({ message: `The calculation failed: ${err.message}.`, hint: 'Reload the page and try again; if it fails again, please report it.' }, []);
     }

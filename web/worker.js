@@ -24,6 +24,26 @@ async function start() {
   });
   await ready;
   self.postMessage({ type: 'ready', commands: self.cgtCommands() });
+  // While the person chooses their files, a small calculation has the browser compile the
+  // code every calculation runs (WebAssembly is compiled a function at a time, as it is first
+  // called): the first real result then comes sooner. A request that arrives meanwhile waits
+  // for it.
+  setTimeout(warmUp, 0);
+}
+
+const warmUpLedger = new TextEncoder().encode(
+  '2024-04-02 BUY AAA 100 @ 10.00 FEES 1.00\n2024-05-01 BUY BBB 10 @ 150.00 USD\n' +
+  '2024-06-03 SELL AAA 40 @ 12.50\n2024-06-20 SELL BBB 4 @ 180.00 USD\n2024-06-25 BUY AAA 10 @ 12.00\n');
+
+function warmUp() {
+  const names = ['warm-up.cgt'];
+  for (const [args, render] of [[{ path: names, detail: 'disposals' }, ['json']], [{ path: names, detail: 'full' }, ['html']]]) {
+    try {
+      self.cgtRun(JSON.stringify({ command: 'report.calculate', args, render }), names, [warmUpLedger]);
+    } catch {
+      return; // a real request reports any fault
+    }
+  }
 }
 
 start().catch((err) => self.postMessage({ type: 'fatal', message: `the calculator could not start: ${err && err.message ? err.message : err}` }));

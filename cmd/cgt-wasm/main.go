@@ -19,8 +19,8 @@ import (
 
 	"syscall/js"
 
-	"github.com/cgt-tools/cgt/envelope"
 	"github.com/cgt-tools/cgt/cmd/cgt-wasm/webapp"
+	"github.com/cgt-tools/cgt/envelope"
 )
 
 func main() {
