@@ -727,7 +727,7 @@ test('planning: allowance and harvest views from one prices field, as the CLI wo
   await page.waitForSelector('#plan-harvest .error, #plan-allowance .error');
   // Try a sale stays.
   for (const id of ['#plan-ticker', '#plan-quantity', '#plan-price', '#plan-run', '#plan-out']) assert.equal(await page.locator(id).count(), 1, id);
-  await page.screenshot({ path: join(resultsDir, 'planning.png'), fullPage: true });
+  await page.locator('#plan').screenshot({ path: join(resultsDir, 'planning.png') });
   await page.context().close();
 });
 
