@@ -240,6 +240,13 @@
     return name.replace(/[*?[\\]/g, '\\$&').replace(/,/g, '?');
   }
 
+  // incomeValue is the taxable income as the argument takes it: one amount (its thousands
+  // commas dropped), or per year (2023:52000,2024:60000, where commas part the years).
+  function incomeValue() {
+    const v = $('#income').value.trim().replace(/[£\s]/g, '');
+    return v.includes(':') ? v : v.replace(/,/g, '');
+  }
+
   function amount(id) {
     return $(id).value.trim().replace(/[£,\s]/g, '');
   }
@@ -250,7 +257,7 @@
 
   function reportArgs() {
     const args = { ...inputArgs(), detail: large() ? 'summary' : 'full' };
-    const income = amount('#income');
+    const income = incomeValue();
     if (income) args.taxable_income = income;
     const losses = amount('#losses');
     if (losses) args.losses_brought_forward = losses;
@@ -552,6 +559,8 @@
     const args = inputArgs();
     const losses = amount('#losses');
     if (losses) args.losses_brought_forward = losses;
+    const income = incomeValue();
+    if (income) args.taxable_income = income;
     const date = dateField && $(dateField).value;
     if (date) args.date = date;
     return args;
@@ -663,12 +672,14 @@
     return planView('#plan-harvest', 'plan.harvest', args, (d) => {
       const parts = [el('p', {}, `Tax year ${d.tax_year}, selling on ${d.date}: aiming for a net gain of ${pounds(d.target)}.`),
         figureTable([
+          ['Gain the sales realise', d.realised_gain, 'realised_gain'],
           ['Net gain before', d.before && d.before.net_gain, 'net_gain_before'],
           ['Net gain after the sales', d.after && d.after.net_gain, 'net_gain_after'],
           ['Exempt amount left after', d.after && d.after.exempt_left, 'exempt_left_after'],
           ['Taxable gain after', d.after && d.after.taxable_gain],
           ['Tax after', d.after && d.after.tax],
         ])];
+      if (d.search_bounded) parts.push(el('p', { class: 'note' }, 'The search stopped at its time limit: these are the closest sales it found, not necessarily the closest there are.'));
       const sales = d.sales || [];
       if (sales.length) {
         const t = el('table', { class: 'sales' }, el('thead', {}, el('tr', {}, el('th', { scope: 'col' }, 'Sell'), el('th', { scope: 'col', class: 'n' }, 'Quantity'),
@@ -680,6 +691,7 @@
         parts.push(el('h4', {}, 'The sales'), el('div', { class: 'scroll' }, t));
         if (d.first_safe_rebuy) parts.push(el('p', {}, `Buying any of them back before ${d.first_safe_rebuy} would be matched with the sale (the 30-day rule) and undo the plan.`));
         if (d.lines) parts.push(el('pre', { class: 'plan-text', tabindex: '0' }, d.lines));
+        if (d.defeats) parts.push(el('p', { class: 'note' }, d.defeats));
       } else {
         parts.push(el('p', {}, 'No sale brings the net gain nearer the target.'));
       }
@@ -700,8 +712,6 @@
       const v = String(form.get(k) || '').trim();
       if (v) args[k] = v;
     }
-    const income = amount('#income');
-    if (income) args.taxable_income = income;
     setState('working', 'Working out the sale…');
     try {
       const r = await run('plan.sale', args, ['json', 'text']);

@@ -722,6 +722,7 @@ test('planning: allowance and harvest views from one prices field, as the CLI wo
   await settle(page, async () => { await page.fill('#allowance-date', '2027-03-20'); await page.press('#allowance-date', 'Enter'); });
   const later = run('plan.allowance', planning, 'date=2027-03-20', `prices=${prices}`);
   await page.waitForFunction((v) => document.querySelector('#plan-allowance [data-plan-figure=exempt_left]')?.dataset.value === v, later.data.exempt_left);
+  await page.locator('#plan').screenshot({ path: join(resultsDir, 'planning-ok.png') });
   // A price that is not a number: the error in the view.
   await settle(page, async () => { await page.fill('#prices', 'AAPL=abc'); await page.press('#prices', 'Enter'); });
   await page.waitForSelector('#plan-harvest .error, #plan-allowance .error');
