@@ -37,7 +37,7 @@ func Text(w io.Writer, rep *engine.Report, ledger string, warnings []string) err
 			continue
 		}
 		shown++
-		writeYear(b, ty, notRead(warnings))
+		writeYear(b, ty, notRead(warnings), rep.SecurityNames)
 	}
 	if shown == 0 {
 		fmt.Fprintln(b, "\nNo disposals or dividends in the ledger.")
@@ -55,7 +55,7 @@ func hasActivity(ty *engine.TaxYear) bool {
 		!ty.LossesUsed.IsZero()
 }
 
-func writeYear(b *bufio.Writer, ty *engine.TaxYear, unread bool) {
+func writeYear(b *bufio.Writer, ty *engine.TaxYear, unread bool, names map[string]string) {
 	fmt.Fprintf(b, "\nTAX YEAR %s  (%s to %s)\n", ty.Period, longDate(ty.StartDate), longDate(ty.EndDate))
 	if ty.DisposalCount == 0 && unread {
 		fmt.Fprintln(b, "  No disposals read, but rows of the files were NOT READ (see CHECK THESE): check them before entering nothing.")
@@ -64,7 +64,7 @@ func writeYear(b *bufio.Writer, ty *engine.TaxYear, unread bool) {
 	} else {
 		writeSummary(b, ty)
 		writeTax(b, ty)
-		writeDisposals(b, ty.Disposals)
+		writeDisposals(b, ty.Disposals, names)
 	}
 	writeDividends(b, ty)
 	writeIncome(b, ty)
@@ -150,7 +150,7 @@ func writeTax(b *bufio.Writer, ty *engine.TaxYear) {
 	}
 }
 
-func writeDisposals(b *bufio.Writer, ds []engine.Disposal) {
+func writeDisposals(b *bufio.Writer, ds []engine.Disposal, names map[string]string) {
 	if len(ds) == 0 {
 		return
 	}
@@ -160,6 +160,9 @@ func writeDisposals(b *bufio.Writer, ds []engine.Disposal) {
 		d := &ds[i]
 		fmt.Fprintf(b, "    %-10s  %-12s %12s %13s %13s %13s  %s\n", d.Date, clip(d.Ticker, 12), d.Quantity.String(),
 			records.Pounds(d.Proceeds.String()), records.Pounds(d.AllowableCost.String()), records.Pounds(d.Gain.String()), rules(d))
+		if n, ok := names[d.Ticker]; ok {
+			fmt.Fprintf(b, "      %s: %s (the broker's name; the ticker is made from it)\n", d.Ticker, n)
+		}
 		for _, line := range conversions(d) {
 			fmt.Fprintf(b, "      %s\n", line)
 		}
@@ -228,6 +231,9 @@ func writeHoldings(b *bufio.Writer, rep *engine.Report) {
 	fmt.Fprintf(b, "    %-12s %14s %14s %14s\n", "Security", "Quantity", "Cost", "Average cost")
 	for _, h := range rep.Holdings {
 		fmt.Fprintf(b, "    %-12s %14s %14s %14s\n", clip(h.Ticker, 12), h.Quantity.String(), records.Pounds(h.Cost.String()), "£"+h.AverageCost.String())
+		if n, ok := rep.SecurityNames[h.Ticker]; ok {
+			fmt.Fprintf(b, "      %s: %s (the broker's name; the ticker is made from it)\n", h.Ticker, n)
+		}
 	}
 }
 

@@ -160,6 +160,46 @@ func normalName(s string) string {
 	return strings.Join(words, " ")
 }
 
+// madeUpNames lists the broker's name of each security whose ticker was made from that name
+// (its letters and digits are the name's, or the start of them), nil when there is none.
+func (c *calc) madeUpNames() map[string]string {
+	var out map[string]string
+	for i, tk := range c.led.tickers {
+		if strings.Count(tk, ".") < 2 {
+			continue
+		}
+		for _, j := range c.led.txns[i][:min(len(c.led.txns[i]), nameProbe)] {
+			t := &c.txns[j]
+			if t.Name == "" || !strings.EqualFold(t.Ticker, tk) {
+				continue
+			}
+			stem := tk
+			if k := strings.LastIndexByte(stem, '-'); k > 0 {
+				stem = stem[:k] // a long name's ticker ends in a hash
+			}
+			if a, b := alnum(stem), alnum(t.Name); a != "" && strings.HasPrefix(b, a) {
+				if out == nil {
+					out = map[string]string{}
+				}
+				out[tk] = t.Name
+			}
+			break
+		}
+	}
+	return out
+}
+
+// alnum is the ASCII letters (upper-cased) and digits of s.
+func alnum(s string) string {
+	var b strings.Builder
+	for _, r := range strings.ToUpper(s) {
+		if r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' {
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
 // maxNamed bounds how many securities of one core name are compared pairwise.
 const maxNamed = 16
 

@@ -107,3 +107,16 @@ func TestAliasWarningSameName(t *testing.T) {
 		t.Errorf("warnings %q", rep.Warnings)
 	}
 }
+
+// A ticker an import made from a security's name (Hargreaves Lansdown) is shown with that name.
+func TestMadeUpTickersKeepTheBrokersName(t *testing.T) {
+	txns := parseLedger(t, "2023-05-02 BUY VANGUARD.SP.500.UCITS.ETF 10 @ 70\n2023-06-02 BUY VUSA 10 @ 72\n2023-06-03 BUY BRK.B 1 @ 300\n")
+	txns[0].Name, txns[1].Name, txns[2].Name = "Vanguard S&P 500 UCITS ETF", "Vanguard S&P 500", "Berkshire Hathaway B"
+	rep, err := Calculate(txns, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.SecurityNames) != 1 || rep.SecurityNames["VANGUARD.SP.500.UCITS.ETF"] != "Vanguard S&P 500 UCITS ETF" {
+		t.Fatalf("names %v", rep.SecurityNames)
+	}
+}

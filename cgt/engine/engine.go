@@ -197,6 +197,7 @@ func (c *calc) assemble(opts Options) *Report {
 	disposals := c.route(rep)
 	rep.Warnings = append(rep.Warnings, c.guardWarnings(opts.Today, rep.NoGainNoLoss)...)
 	rep.Warnings = append(rep.Warnings, c.aliasWarnings()...)
+	rep.SecurityNames = c.madeUpNames()
 	rep.TaxYears, rep.LossesCarriedForward = taxYears(results, disposals, opts.LossesBroughtForward)
 	for i := range rep.TaxYears {
 		y := taxyear.For(rep.TaxYears[i].StartDate)

@@ -92,6 +92,10 @@ type Report struct {
 	ExcessIncome []ExcessIncome `json:"eri,omitempty" jsonschema_description:"Excess reportable income of offshore reporting funds applied: each bundled figure (fund, ISIN, period, per unit, units, rate, pounds) and each ERI line" record:"rows=eri"`
 	// NoGainNoLoss are transfers to a spouse or civil partner.
 	NoGainNoLoss []Disposal `json:"no_gain_no_loss,omitempty" jsonschema_description:"Transfers to a spouse or civil partner (TCGA92 s58): no gain and no loss, outside the totals" record:"rows=no_gain_no_loss"`
+	// SecurityNames gives the broker's name of each security whose ticker an import made up
+	// from that name (Hargreaves Lansdown names securities only in words), for the reports to
+	// show beside the ticker.
+	SecurityNames map[string]string `json:"security_names,omitempty" jsonschema_description:"The broker's name of each security whose ticker was made from its name (an export that names securities only in words), by ticker" record:"-"`
 	// Warnings are things the user should check that did not stop the calculation (two
 	// tickers pooled as one security, a corporate action given twice, ...). Front ends put
 	// them in the envelope's warnings.
