@@ -157,11 +157,28 @@ func explain(period string, d engine.Disposal) MatchingExplainResult {
 			lines = append(lines, "   "+s)
 		}
 	}
-	lines = append(lines, fmt.Sprintf("Allowable cost %s (identified cost %s + sale fees %s), gain %s.", pounds(d.AllowableCost), pounds(d.IdentifiedCost), pounds(d.SaleFees), pounds(d.Gain)))
+	lines = append(lines, allowableLine(d))
 	return MatchingExplainResult{Period: period, Disposal: d, Explanation: lines}
 }
 
 func pounds(m model.Money) string { return records.Pounds(m.String()) }
+
+// allowableLine is the disposal's allowable cost as the sum of its parts as shown (each to the
+// penny), so the line adds up as it reads; the cost used, worked from the figures before
+// rounding, follows when it differs.
+func allowableLine(d engine.Disposal) string {
+	parts := []string{"identified cost " + pounds(d.IdentifiedCost), "sale fees " + pounds(d.SaleFees)}
+	sum := d.IdentifiedCost.Rounded().Add(d.SaleFees.Rounded())
+	for _, a := range d.Adjustments {
+		parts = append(parts, a.Reason+" "+pounds(a.Cost))
+		sum = sum.Add(a.Cost.Rounded())
+	}
+	line := fmt.Sprintf("Allowable cost %s (%s)", pounds(model.NewMoney(sum)), strings.Join(parts, " + "))
+	if !sum.Equal(d.AllowableCost.Rounded()) {
+		line += fmt.Sprintf("; %s from the figures before rounding is the cost used", pounds(d.AllowableCost))
+	}
+	return line + fmt.Sprintf(", gain %s.", pounds(d.Gain))
+}
 
 func ruleName(rule string) string {
 	switch rule {

@@ -32,23 +32,23 @@ type PlanHarvestArgs struct {
 // PlanHarvestResult is one combined set of sales that brings the year's net gain as close to
 // the target as whole shares allow without passing it.
 type PlanHarvestResult struct {
-	_          struct{}      `record:"kind=plan_harvest"`
-	Projection bool          `json:"projection" jsonschema_description:"Always true: a projection, not a record."`
-	Note       string        `json:"note" jsonschema_description:"What a projection is."`
-	TaxYear    string        `json:"tax_year" record:"period" jsonschema_description:"Tax year of the sales."`
-	Date       model.Date    `json:"date" record:"timestamp" jsonschema_description:"Day of the planned sales."`
-	Target     model.Money   `json:"target" jsonschema_description:"The year's net gain aimed at (GBP)."`
-	Margin     model.Money   `json:"margin" jsonschema_description:"Pounds left unused short of the target (GBP)."`
-	Realised   model.Money   `json:"realised_gain" jsonschema_description:"Net gain the sales realise together (negative: loss) (GBP)."`
+	_          struct{}    `record:"kind=plan_harvest"`
+	Projection bool        `json:"projection" jsonschema_description:"Always true: a projection, not a record."`
+	Note       string      `json:"note" jsonschema_description:"What a projection is."`
+	TaxYear    string      `json:"tax_year" record:"period" jsonschema_description:"Tax year of the sales."`
+	Date       model.Date  `json:"date" record:"timestamp" jsonschema_description:"Day of the planned sales."`
+	Target     model.Money `json:"target" jsonschema_description:"The year's net gain aimed at (GBP)."`
+	Margin     model.Money `json:"margin" jsonschema_description:"Pounds left unused short of the target (GBP)."`
+	Realised   model.Money `json:"realised_gain" jsonschema_description:"Net gain the sales realise together (negative: loss) (GBP)."`
 	PlanTotals
-	Bounded    bool          `json:"search_bounded" jsonschema_description:"The search stopped at its time bound: the sales are the closest found, maybe not the closest."`
-	Direction  string        `json:"direction" jsonschema_description:"gains (selling at a gain up to the target), losses (selling at a loss down to it) or none."`
-	Before     YearFigures   `json:"before" jsonschema_description:"The year's figures without the sales."`
-	After      YearFigures   `json:"after" jsonschema_description:"The year's figures with every sale suggested."`
-	Lines      string        `json:"lines" jsonschema_description:"The sales as ledger lines (pass as extra to check them)."`
-	SafeRebuy  model.Date    `json:"first_safe_rebuy" jsonschema_description:"First day a purchase of a security sold is not matched with the sale (the 31st day)."`
-	Defeats    string        `json:"defeats" jsonschema_description:"What would undo the plan."`
-	Sales      []HarvestSale `json:"sales" record:"rows=sale" jsonschema_description:"The sales, each with its gain by the engine."`
+	Bounded   bool          `json:"search_bounded" jsonschema_description:"The search stopped at its time bound: the sales are the closest found, maybe not the closest."`
+	Direction string        `json:"direction" jsonschema_description:"gains (selling at a gain up to the target), losses (selling at a loss down to it) or none."`
+	Before    YearFigures   `json:"before" jsonschema_description:"The year's figures without the sales."`
+	After     YearFigures   `json:"after" jsonschema_description:"The year's figures with every sale suggested."`
+	Lines     string        `json:"lines" jsonschema_description:"The sales as ledger lines (pass as extra to check them)."`
+	SafeRebuy model.Date    `json:"first_safe_rebuy" jsonschema_description:"First day a purchase of a security sold is not matched with the sale (the 31st day)."`
+	Defeats   string        `json:"defeats" jsonschema_description:"What would undo the plan."`
+	Sales     []HarvestSale `json:"sales" record:"rows=sale" jsonschema_description:"The sales, each with its gain by the engine."`
 
 	ledger string
 }

@@ -27,21 +27,21 @@ type PlanSaleArgs struct {
 
 // PlanSaleResult is a hypothetical sale and what it does to its tax year.
 type PlanSaleResult struct {
-	_          struct{}        `record:"kind=plan_sale"`
-	Projection bool            `json:"projection" jsonschema_description:"Always true: a projection, not a record."`
-	Note       string          `json:"note" jsonschema_description:"What a projection is."`
-	Ticker     string          `json:"ticker" record:"entity" jsonschema_description:"Security sold."`
-	Date       model.Date      `json:"date" record:"timestamp" jsonschema_description:"Day of the planned sale."`
-	Quantity   model.Decimal   `json:"quantity" jsonschema_description:"Shares sold."`
-	Line       string          `json:"line" jsonschema_description:"The sale as a ledger line (append it to record the sale once made)."`
-	TaxYear    string          `json:"tax_year" record:"period" jsonschema_description:"Tax year of the sale."`
-	Gain       model.Money     `json:"gain" jsonschema_description:"The sale's gain (negative: loss): the change in the year's net gain (GBP)."`
-	Before     YearFigures     `json:"before" jsonschema_description:"The year's figures without the sale."`
-	After      YearFigures     `json:"after" jsonschema_description:"The year's figures with the sale."`
+	_          struct{}      `record:"kind=plan_sale"`
+	Projection bool          `json:"projection" jsonschema_description:"Always true: a projection, not a record."`
+	Note       string        `json:"note" jsonschema_description:"What a projection is."`
+	Ticker     string        `json:"ticker" record:"entity" jsonschema_description:"Security sold."`
+	Date       model.Date    `json:"date" record:"timestamp" jsonschema_description:"Day of the planned sale."`
+	Quantity   model.Decimal `json:"quantity" jsonschema_description:"Shares sold."`
+	Line       string        `json:"line" jsonschema_description:"The sale as a ledger line (append it to record the sale once made)."`
+	TaxYear    string        `json:"tax_year" record:"period" jsonschema_description:"Tax year of the sale."`
+	Gain       model.Money   `json:"gain" jsonschema_description:"The sale's gain (negative: loss): the change in the year's net gain (GBP)."`
+	Before     YearFigures   `json:"before" jsonschema_description:"The year's figures without the sale."`
+	After      YearFigures   `json:"after" jsonschema_description:"The year's figures with the sale."`
 	PlanTotals
-	MatchedTo  model.Date      `json:"rebuy_matched_until" jsonschema_description:"A purchase of the security up to this day (30 days) would be matched with the sale and change its gain."`
-	SafeRebuy  model.Date      `json:"first_safe_rebuy" jsonschema_description:"First day a purchase outside an ISA is not matched with the sale."`
-	Disposal   *engine.Disposal `json:"disposal,omitempty" record:"rows=disposal" jsonschema_description:"The disposal as the engine identifies it: matches and rules."`
+	MatchedTo model.Date       `json:"rebuy_matched_until" jsonschema_description:"A purchase of the security up to this day (30 days) would be matched with the sale and change its gain."`
+	SafeRebuy model.Date       `json:"first_safe_rebuy" jsonschema_description:"First day a purchase outside an ISA is not matched with the sale."`
+	Disposal  *engine.Disposal `json:"disposal,omitempty" record:"rows=disposal" jsonschema_description:"The disposal as the engine identifies it: matches and rules."`
 
 	ledger string
 	price  price

@@ -179,7 +179,7 @@ func (t *stepText) write(m *Match) {
 	switch m.Rule {
 	case RuleSameDay:
 		t.str("same-day acquisition on ").date(acqDate).str(": ").shares(acqQty).str(" for ").gbp(acqCost).str(" in total (" + RefSameDay + ")").end()
-		t.str("cost = ").shares(acqUsed).str(" × ").gbp(acqCost).str(" ÷ ").shares(acqQty).str(" = ").gbp(m.Cost).end()
+		t.str("cost = ").shares(acqUsed).str(" × ").gbp(acqCost).str(" ÷ ").shares(acqQty).share(acqUsed, acqCost, acqQty, m.Cost, "cost").end()
 	case RuleBedAndBreakfast:
 		t.str("acquisition on ").date(acqDate).str(", within 30 days after the disposal: ").
 			shares(acqQty).str(" for ").gbp(acqCost).str(" in total (" + RefBedAndBreakfast + ")").end()
@@ -187,20 +187,37 @@ func (t *stepText) write(m *Match) {
 			t.str("a split or consolidation in between: 1 share then = ").qty(f.num.divRound(f.den, divPlaces).quantity()).
 				str(" shares now, so ").shares(acqUsed).str(" acquired match ").shares(q).str(" disposed of").end()
 		}
-		t.str("cost = ").shares(acqUsed).str(" × ").gbp(acqCost).str(" ÷ ").shares(acqQty).str(" = ").gbp(m.Cost).end()
+		t.str("cost = ").shares(acqUsed).str(" × ").gbp(acqCost).str(" ÷ ").shares(acqQty).share(acqUsed, acqCost, acqQty, m.Cost, "cost").end()
 	default:
 		before, after := m.PoolBefore, m.PoolAfter
 		t.str("Section 104 pool before: ").shares(before.Quantity).str(" costing ").gbp(before.Cost).
 			str(" (average ").gbpExact(*m.AverageCost).str(" a share) (" + RefSection104 + ")").end()
-		t.str("cost = ").shares(q).str(" × ").gbp(before.Cost).str(" ÷ ").shares(before.Quantity).str(" = ").gbp(m.Cost).end()
+		t.str("cost = ").shares(q).str(" × ").gbp(before.Cost).str(" ÷ ").shares(before.Quantity).share(q, before.Cost, before.Quantity, m.Cost, "cost").end()
 		t.str("pool after: ").shares(after.Quantity).str(" costing ").gbp(after.Cost).end()
 	}
 	if sale := m.disposal; !numOfDecimal(q).equal(numOfDecimal(sale.Quantity)) {
-		t.str("proceeds = ").shares(q).str(" × ").gbp(sale.Proceeds).str(" ÷ ").shares(sale.Quantity).str(" = ").gbp(m.Proceeds).end()
-		t.str("sale fees = ").shares(q).str(" × ").gbp(sale.SaleFees).str(" ÷ ").shares(sale.Quantity).str(" = ").gbp(m.SaleFees).end()
+		t.str("proceeds = ").shares(q).str(" × ").gbp(sale.Proceeds).str(" ÷ ").shares(sale.Quantity).share(q, sale.Proceeds, sale.Quantity, m.Proceeds, "proceeds").end()
+		t.str("sale fees = ").shares(q).str(" × ").gbp(sale.SaleFees).str(" ÷ ").shares(sale.Quantity).share(q, sale.SaleFees, sale.Quantity, m.SaleFees, "sale fees").end()
 	}
-	gain := numOfMoney(m.Proceeds).sub(numOfMoney(m.SaleFees)).sub(numOfMoney(m.Cost)).money()
-	t.str("gain = ").gbp(m.Proceeds).str(" − ").gbp(m.SaleFees).str(" − ").gbp(m.Cost).str(" = ").gbp(gain).end()
+	// The gain as written: the terms as shown (to the penny), so the line adds up as it reads.
+	shown := pence(m.Proceeds).sub(pence(m.SaleFees)).sub(pence(m.Cost))
+	t.str("gain = ").gbp(m.Proceeds).str(" − ").gbp(m.SaleFees).str(" − ").gbp(m.Cost).str(" = ").gbp(shown.money())
+	if exact := numOfMoney(m.Gain).round(2); !exact.equal(shown) {
+		t.str(" (").gbp(m.Gain).str(" from the figures before rounding: the gain used)")
+	}
+	t.end()
+}
+
+// share ends a line "N × £total ÷ M" with its result worked from the figures as shown (the
+// total to the penny), and, when the figure used (worked from the unrounded total) differs,
+// that figure too: every line adds up as it reads.
+func (t *stepText) share(n model.Decimal, total model.Money, of model.Decimal, used model.Money, what string) *stepText {
+	shown := numOfDecimal(n).mul(pence(total)).divRound(numOfDecimal(of), 2)
+	t.str(" = ").gbp(shown.money())
+	if exact := numOfMoney(used).round(2); !exact.equal(shown) {
+		t.str(" (").gbp(used).str(" from the figures before rounding: the " + what + " used)")
+	}
+	return t
 }
 
 func (t *stepText) date(d model.Date) *stepText { t.buf = d.AppendString(t.buf); return t }

@@ -5,6 +5,8 @@ import (
 	"hash/fnv"
 	"strings"
 
+	"github.com/shopspring/decimal"
+
 	"github.com/cgt-tools/cgt/cgt/model"
 )
 
@@ -94,7 +96,7 @@ func (t *table) hlRow(b *batch, dateC, refC, descC, costC, qtyC, valueC int) {
 	ref := t.str(refC)
 	desc := t.str(descC)
 	val := t.money(valueC)
-	t.decOK(costC, moneyNumber) // read to catch a damaged file; the sterling value is the consideration
+	unit, hasUnit := t.decOK(costC, moneyNumber)
 	qty, hasQty := t.decOK(qtyC, moneyNumber)
 	if t.err != nil {
 		return
@@ -114,10 +116,16 @@ func (t *table) hlRow(b *batch, dateC, refC, descC, costC, qtyC, valueC int) {
 			return
 		}
 		// Value (£) is the sterling that moved: for a purchase the consideration with the
-		// dealing charge and stamp duty, which HL does not itemise; for a sale the proceeds
-		// net of the charge.
-		b.add(row, model.Transaction{Date: date, Action: action, Ticker: tickerFromFundName(name), Quantity: num(qty),
-			Total: amount(val.Abs(), model.GBP), Name: name, BrokerRef: ref})
+		// dealing charge and stamp duty, which HL does not itemise (all of it is cost); for a
+		// sale the proceeds net of the charge, grossed up below.
+		tx := model.Transaction{Date: date, Action: action, Ticker: tickerFromFundName(name), Quantity: num(qty),
+			Total: amount(val.Abs(), model.GBP), Name: name, BrokerRef: ref}
+		if action == model.Sell && hasUnit {
+			if gross, charge, ok := hlGross(unit, qty, val.Abs()); ok {
+				tx.Total, tx.Fees = amount(gross, model.GBP), amount(charge, model.GBP)
+			}
+		}
+		b.add(row, tx)
 		return
 	}
 	lowDesc := strings.ToLower(desc)
@@ -139,6 +147,21 @@ func (t *table) hlRow(b *batch, dateC, refC, descC, costC, qtyC, valueC int) {
 		b.warn(row, "cash", fmt.Sprintf("reference %q (%s) is a cash movement cgt does not know", ref, desc),
 			"if it was a dividend, a capital return or cash from a corporate action, add that line by hand")
 	}
+}
+
+// hlGross is a sale's gross proceeds, worked out from its own unit cost (pence) and quantity
+// to the penny, and the dealing charge: gross less the net Value. The disposal proceeds are
+// gross and the charge is an allowable cost (TCGA92 s38(1)(c)), so an HL sale gives the same
+// SA108 boxes as the same sale at a broker that itemises the charge. ok is false when the
+// difference is not a plausible charge (negative, or over 5% of the gross): the net value is
+// then kept as the consideration.
+func hlGross(unitPence, qty, net decimal.Decimal) (gross, charge decimal.Decimal, ok bool) {
+	gross = unitPence.Mul(qty).Shift(-2).Round(2)
+	charge = gross.Sub(net)
+	if charge.Sign() < 0 || charge.GreaterThan(gross.Mul(decimal.New(5, -2))) {
+		return net, decimal.Zero, false
+	}
+	return gross, charge, true
 }
 
 // tickerFromFundName makes a ledger ticker from a security's name, for exports that give no

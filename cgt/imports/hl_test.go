@@ -3,6 +3,8 @@ package imports
 import (
 	"strings"
 	"testing"
+
+	"github.com/shopspring/decimal"
 )
 
 func TestHLSamples(t *testing.T) { runSamples(t, "hl", "hl") }
@@ -16,9 +18,9 @@ func TestHLRowMeanings(t *testing.T) {
 		{"buy_value_is_the_sterling_paid",
 			`"24/01/2026","26/01/2026","B302087054","Vanguard FTSE Developed World UCITS ETF 4563 @  3287.199","3,287.199","4,563","-150,006.84"` + "\r\n",
 			"2026-01-24 BUY VANGUARD.FTSE.DEVELOPED.WOR-EF0A qty=4563 total=150006.84 GBP name=Vanguard FTSE Developed World UCITS ETF ref=B302087054 (row 7)", ""},
-		{"sell_on_trade_date_not_settle_date",
+		{"sell_on_trade_date_not_settle_date_grossed_up_from_its_unit_cost",
 			`"25/02/2026","27/02/2026","S302087055","Lloyds Banking Group plc Ordinary 25p 1000 @ 45.00","45.00","1,000","438.05"` + "\r\n",
-			"2026-02-25 SELL LLOYDS.BANKING.GROUP.PLC.OR-F163 qty=1000 total=438.05 GBP name=Lloyds Banking Group plc Ordinary 25p ref=S302087055 (row 7)", ""},
+			"2026-02-25 SELL LLOYDS.BANKING.GROUP.PLC.OR-F163 qty=1000 total=450.00 GBP fees=11.95 GBP name=Lloyds Banking Group plc Ordinary 25p ref=S302087055 (row 7)", ""},
 		{"fund_units_are_fractional_and_symbol_in_brackets_is_the_ticker",
 			`"02/03/2026","04/03/2026","B1","iShares Core FTSE 100 UCITS ETF (ISF) 12.3456 @ 812.40","812.40","12.3456","-100.30"` + "\r\n",
 			"2026-03-02 BUY ISF qty=12.3456 total=100.30 GBP name=iShares Core FTSE 100 UCITS ETF (ISF) ref=B1 (row 7)", ""},
@@ -87,4 +89,25 @@ func TestHLErrors(t *testing.T) {
 func FuzzHL(f *testing.F) {
 	f.Add([]byte(hlHead + `"24/01/2026","26/01/2026","B302087054","Vanguard FTSE Developed World UCITS ETF 4563 @  3287.199","3,287.199","4,563","-150,006.84"` + "\r\n"))
 	f.Fuzz(func(t *testing.T, src []byte) { fuzzRead(t, "hl", src) })
+}
+
+// An HL sale's value is net of the dealing charge: grossed up from its own unit cost and
+// quantity, the charge is the sale's fees, as a broker that itemises it gives them.
+func TestHLSaleIsGrossedUp(t *testing.T) {
+	for _, c := range []struct {
+		unit, qty, net, gross, charge string
+		ok                            bool
+	}{
+		{"4500.000", "1000", "44988.05", "45000", "11.95", true},
+		{"3287.199", "4563", "149983.92", "149994.89", "10.97", true},
+		{"100", "10", "10.50", "10.50", "0", false},     // more than the gross: not a charge
+		{"100", "10", "5.00", "5.00", "0", false},       // half the gross: not a charge
+		{"1234.5678", "3", "37.04", "37.04", "0", true}, // funds: no charge
+	} {
+		d := decimal.RequireFromString
+		gross, charge, ok := hlGross(d(c.unit), d(c.qty), d(c.net))
+		if ok != c.ok || !gross.Equal(d(c.gross)) || !charge.Equal(d(c.charge)) {
+			t.Errorf("%s × %s, net %s: gross %s charge %s ok %v; want %s %s %v", c.unit, c.qty, c.net, gross, charge, ok, c.gross, c.charge, c.ok)
+		}
+	}
 }

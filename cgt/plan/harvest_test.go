@@ -31,7 +31,9 @@ func planner(t testing.TB, ledger string) *Planner {
 	return p
 }
 
-func gbpPrice(s string) Price { return Price{Amount: decimal.RequireFromString(s), Currency: model.GBP} }
+func gbpPrice(s string) Price {
+	return Price{Amount: decimal.RequireFromString(s), Currency: model.GBP}
+}
 
 // bruteForce is the best net gain not past the aim over every combination of whole shares of
 // the priced holdings, each worked out by the engine with the whole ledger.

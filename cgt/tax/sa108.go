@@ -47,9 +47,9 @@ func Boxes(y taxyear.Year, f Figures) ([]Box, string) {
 		{num("26"), "Gains in the year, before losses", pounds(f.Gains, false)},
 		{num("27"), "Losses in the year", pounds(f.Losses, true)},
 		{num("45"), "Losses brought forward and used in the year", pounds(f.LossesUsed, true)},
-		{num("47"), "Losses available to be carried forward to later years", pounds(f.LossesCarriedForward, false)},
+		{num("47"), "Losses available to be carried forward to later years", pounds(f.LossesCarriedForward, true)},
 	}
-	note := "Listed shares and securities, and losses, on the SA108 for " + y.Period() + " (the " + formName(y) + " form). Whole pounds: proceeds, gains and losses carried forward rounded down, costs and losses rounded up, in the taxpayer's favour."
+	note := "Listed shares and securities, and losses, on the SA108 for " + y.Period() + " (the " + formName(y) + " form). Whole pounds: proceeds and gains rounded down, costs and every loss (boxes 27, 45 and 47) rounded up, in the taxpayer's favour, so a loss is the same whole pounds in every box and year."
 	if !known {
 		note += " The box numbers of forms before 2020/21 are not confirmed, so box is left empty: enter the figures against the labels."
 	}
