@@ -517,8 +517,12 @@ func writeExcessIncomeHTML(p func(string, ...any), rows []engine.ExcessIncome) {
 		if r.Source != nil {
 			src = r.Source.String()
 		}
+		fund := r.Ticker
+		if r.Name != "" {
+			fund += " (" + r.Name + ")"
+		}
 		p("<tr><td>%s</td><td>%s</td><td>%s</td><td>%s</td><td class=\"n\">%s</td><td class=\"n\">%s</td><td class=\"n\">%s %s</td><td class=\"n\">%s</td><td class=\"n\">%s</td><td>%s</td><td class=\"n\">%s</td><td>%s</td></tr>\n",
-			r.DistributionDate, esc(r.Ticker), esc(r.ISIN), end, esc(r.PerUnit), esc(r.Units.String()), esc(r.Amount.String()), esc(r.Currency),
+			r.DistributionDate, esc(fund), esc(r.ISIN), end, esc(r.PerUnit), esc(r.Units.String()), esc(r.Amount.String()), esc(r.Currency),
 			esc(r.Rate), pounds(r.GBP), esc(r.TaxYear), pounds(r.ToDisposals), esc(src))
 	}
 	p("</table></div>\n")

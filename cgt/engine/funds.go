@@ -23,6 +23,7 @@ const (
 // disposed of before the distribution date added to those disposals' cost (reg 99(5)).
 type ExcessIncome struct {
 	Ticker           string        `json:"ticker" jsonschema_description:"The holding, upper-case" record:"entity"`
+	Name             string        `json:"name,omitempty" jsonschema_description:"The fund's name, as the broker's export gives it"`
 	ISIN             string        `json:"isin,omitempty" jsonschema_description:"The share class's ISIN"`
 	PeriodEnd        *model.Date   `json:"period_end,omitempty" jsonschema_description:"End of the fund's reporting period (bundled figures)"`
 	DistributionDate model.Date    `json:"distribution_date" jsonschema_description:"Fund distribution date: when the income is treated as received (six months after the period end, reg 94(4)); for a ledger line, its date" record:"timestamp"`
@@ -41,6 +42,7 @@ type ExcessIncome struct {
 // fundRun is the bundled-ERI state of one holding whose ISIN has figures.
 type fundRun struct {
 	isin    string
+	name    string       // the fund's name from the export, if it gives one
 	figures []eri.Figure // in period order
 	next    int          // the first figure whose period end is not yet passed
 	pending []pendingERI // period ends passed, distribution dates not yet reached
@@ -79,6 +81,12 @@ func (c *calc) fundFor(ticker string, es []entry) *fundRun {
 		return nil
 	}
 	fr := &fundRun{isin: isin, figures: withExpected(f.Figures, c.eri.Newest())}
+	for k := range es {
+		if es[k].t.Name != "" {
+			fr.name = es[k].t.Name
+			break
+		}
+	}
 	for k := range es {
 		if es[k].t.Action == model.ERI {
 			fr.written = append(fr.written, es[k].t.Date)
@@ -162,7 +170,7 @@ func (p *pendingERI) units() num {
 func (r *tickerRun) applyBundled(p *pendingERI) error {
 	units := p.units()
 	amount := units.mul(numOf(p.fig.Value()))
-	row := ExcessIncome{Ticker: r.ticker, ISIN: r.fund.isin, DistributionDate: p.fdd,
+	row := ExcessIncome{Ticker: r.ticker, Name: r.fund.name, ISIN: r.fund.isin, DistributionDate: p.fdd,
 		TaxYear: taxyear.For(p.fdd).Period(), PerUnit: p.fig.PerUnit, Currency: p.fig.Currency,
 		Units: units.quantity(), Amount: amount.quantity(), Origin: OriginBundled}
 	end := p.fig.PeriodEnd
@@ -304,12 +312,22 @@ func isinsOf(txns []model.Transaction, id *identity) (map[string]string, error) 
 		decl[sec], byISIN[t.ISIN] = t, t
 		out[sec] = t.ISIN
 	}
+	secOf := map[string]string{} // the ticker as written → its security, so a large export upper-cases each ticker once
 	for i := range txns {
 		t := &txns[i]
 		if t.ISIN == "" || t.Action == model.ISINDecl || isDeclaration(t.Action) {
 			continue
 		}
-		sec := id.name(t.Ticker)
+		sec, ok := secOf[t.Ticker]
+		if !ok {
+			sec = id.name(t.Ticker)
+			secOf[t.Ticker] = sec
+		}
+		if len(decl) == 0 {
+			if _, ok := out[sec]; ok {
+				continue
+			}
+		}
 		if d := decl[sec]; d != nil && d.ISIN != t.ISIN && strings.EqualFold(t.Ticker, d.Ticker) {
 			return nil, lineError(d, fmt.Sprintf("%s is declared with ISIN %s, but %s gives it %s", sec, d.ISIN, where(t.Source), t.ISIN),
 				"keep the ISIN of the fund held: correct the declaration, or remove it and let the export's ISIN stand",
