@@ -370,3 +370,152 @@ func TestPlanPriceIsCheckedAgainstTheHoldingsTrades(t *testing.T) {
 		}
 	}
 }
+
+// reportYear is report.calculate's tax year 2026/27 with the extra lines appended, as a map.
+func reportYear(t *testing.T, ledger string, extra ...string) (map[string]any, map[string]any) {
+	t.Helper()
+	args := map[string]any{"cgt_content": ledger, "year": "2026", "rates": planRates}
+	if len(extra) > 0 {
+		args["extra"] = extra
+	}
+	m, _ := runJSON(t, "report.calculate", args)
+	return m, m["tax_years"].([]any)[0].(map[string]any)
+}
+
+func TestPlanSaleOfANonReportingFundIsIncome(t *testing.T) {
+	ledger := "2024-01-02 BUY FUND 100 @ 50.00\n2024-01-02 NONREPORTING FUND\n2024-01-02 BUY VWRL 10 @ 50\n2026-05-01 SELL VWRL 10 @ 60\n"
+	m, warnings := runJSON(t, "plan.sale", map[string]any{"cgt_content": ledger, "ticker": "FUND", "quantity": "all", "price": "110",
+		"date": planDate, "taxable_income": 60000, "rates": planRates})
+	rep, _ := reportYear(t, ledger, m["line"].(string))
+	oig := rep["offshore_income_gains"].([]any)[0].(map[string]any)
+	if m["offshore_income_gain"] != oig["gain"] || m["offshore_income_gain"] != "6000.00" {
+		t.Errorf("offshore_income_gain %v, report %v", m["offshore_income_gain"], oig["gain"])
+	}
+	if m["income_tax"] != "2400.00" || m["tax_cost"] != "2400.00" || m["gain"] != "0.00" {
+		t.Errorf("income_tax %v tax_cost %v gain %v; want 2400.00 at 40%%, 2400.00, 0.00", m["income_tax"], m["tax_cost"], m["gain"])
+	}
+	if d := m["disposal"].(map[string]any); d["date"] != planDate {
+		t.Errorf("disposal dated %v", d["date"])
+	}
+	if !strings.Contains(strings.Join(warnings, "\n"), "offshore income gain") {
+		t.Errorf("no note on the offshore income gain: %q", warnings)
+	}
+	var text strings.Builder
+	res := PlanSaleResult{}
+	b, _ := json.Marshal(m)
+	_ = json.Unmarshal(b, &res)
+	_ = res.WriteText(&text, nil)
+	if first, _, _ := strings.Cut(text.String(), "\n"); strings.Contains(first, "gain £0.00") || strings.Contains(text.String(), "cost £0.00 in tax") {
+		t.Errorf("text says gain £0.00:\n%s", text.String())
+	}
+	a, _ := runJSON(t, "plan.allowance", map[string]any{"cgt_content": ledger, "date": planDate, "prices": "FUND=110,VWRL=70", "rates": planRates})
+	for _, h := range a["holdings"].([]any) {
+		h := h.(map[string]any)
+		if h["ticker"] == "FUND" && (h["non_reporting"] != true || h["offshore_income_gain"] != "6000.00") {
+			t.Errorf("allowance holding %v", h)
+		}
+	}
+}
+
+func TestPlanOpenWindowsAreThoseAPurchaseCanStillChange(t *testing.T) {
+	base := "2021-09-20 BUY VOD.L 12000 @ 1.1480\n2026-11-10 SELL VOD.L 2000 @ 0.7100\n"
+	for _, c := range []struct {
+		name, extra, open string
+	}{
+		{"unmatched", "", "2000"},
+		{"partly_matched_later", "2026-11-20 BUY VOD.L 500 @ 0.70\n", "1500"},
+		{"fully_matched_later", "2026-11-20 BUY VOD.L 2000 @ 0.70\n", ""},
+		{"isa_purchase_never_matches", "2026-11-01 ACCOUNT ISA-1 ISA\n2026-11-20 BUY VOD.L 2000 @ 0.70 ACCOUNT ISA-1\n", "2000"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			m, _ := runJSON(t, "plan.allowance", map[string]any{"cgt_content": base + c.extra, "date": "2026-11-26", "rates": planRates})
+			w := m["open_windows"].([]any)
+			switch {
+			case c.open == "" && len(w) != 0:
+				t.Errorf("open windows %v, want none (the sale is matched in full)", w)
+			case c.open != "" && (len(w) != 1 || w[0].(map[string]any)["open_quantity"] != c.open):
+				t.Errorf("open windows %v, want one with %s open", w, c.open)
+			}
+		})
+	}
+}
+
+func TestPlanThirtyDayNotesHonourAccountsAndAliases(t *testing.T) {
+	ledger := planLedgers(t)["planning"]
+	for _, c := range []struct {
+		name, extra string
+		note        bool
+	}{
+		{"isa_rebuy", "2026-11-01 ACCOUNT ISA-1 ISA\n2026-12-08 BUY VWRL 15 @ 90.00 ACCOUNT ISA-1\n", false},
+		{"gia_rebuy", "2026-12-08 BUY VWRL 15 @ 90.00\n", true},
+		{"alias_rebuy", "2026-11-01 ALIAS VWRL VWRL.L\n2026-12-08 BUY VWRL.L 15 @ 90.00\n", true},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			m, warnings := runJSON(t, "plan.sale", map[string]any{"cgt_content": ledger + c.extra, "ticker": "VWRL", "quantity": "37",
+				"price": "98.20", "date": planDate, "rates": planRates})
+			if got := strings.Contains(strings.Join(warnings, "\n"), "30-day rule: the ledger has a purchase"); got != c.note {
+				t.Errorf("30-day note %v, want %v: %q", got, c.note, warnings)
+			}
+			before, _ := yearNet(t, ledger+c.extra, "2026")
+			after, _ := yearNet(t, ledger+c.extra, "2026", m["line"].(string))
+			if !dec(t, m["gain"]).Equal(after.Sub(before)) {
+				t.Errorf("gain %v, report %s", m["gain"], after.Sub(before))
+			}
+		})
+	}
+}
+
+func TestPlanWarnsAPlannedPurchaseThatRematchesARealSale(t *testing.T) {
+	ledger := planLedgers(t)["planning"]
+	_, warnings := runJSON(t, "plan.allowance", map[string]any{"cgt_content": ledger, "date": "2026-11-26", "rates": planRates,
+		"extra": "2026-11-25 BUY VOD.L 500 @ 0.70"})
+	if !strings.Contains(strings.Join(warnings, "\n"), "extra:1: the purchase of VOD.L on 2026-11-25 is within 30 days after the sale of VOD.L on 2026-11-10") {
+		t.Errorf("no warning on the planned purchase: %q", warnings)
+	}
+}
+
+func TestPlanHarvestMarginFeesOnlyAndTotalsAgreeWithTheReport(t *testing.T) {
+	ledger := planLedgers(t)["planning"]
+	for _, c := range []map[string]any{
+		{"margin": "100", "fees": "5.95"},
+		{"only": "VWRL,LGEN", "taxable_income": 60000},
+		{"exclude": []any{"VWRL"}, "target_gain": "2000", "fees": "11.95"},
+	} {
+		args := map[string]any{"cgt_content": ledger, "date": planDate, "prices": pricesFor(ledger), "rates": planRates}
+		for k, v := range c {
+			args[k] = v
+		}
+		m, _ := runJSON(t, "plan.harvest", args)
+		var lines []string
+		for _, s := range m["sales"].([]any) {
+			s := s.(map[string]any)
+			lines = append(lines, s["line"].(string))
+			tk := s["ticker"].(string)
+			if o, ok := c["only"]; ok && !strings.Contains(o.(string), tk) || c["exclude"] != nil && tk == "VWRL" {
+				t.Errorf("%v: sells %s", c, tk)
+			}
+			if f, ok := c["fees"]; ok && !strings.HasSuffix(s["line"].(string), "FEES "+f.(string)+" GBP") {
+				t.Errorf("%v: line %q has no fees", c, s["line"])
+			}
+		}
+		_, before := reportYear(t, ledger)
+		_, after := reportYear(t, ledger, lines...)
+		if !dec(t, m["realised_gain"]).Equal(dec(t, after["net_gain"]).Sub(dec(t, before["net_gain"]))) {
+			t.Errorf("%v: realised %v, report %v - %v", c, m["realised_gain"], after["net_gain"], before["net_gain"])
+		}
+		if !dec(t, m["proceeds"]).Equal(dec(t, after["proceeds"]).Sub(dec(t, before["proceeds"]))) {
+			t.Errorf("%v: proceeds %v, report %v - %v", c, m["proceeds"], after["proceeds"], before["proceeds"])
+		}
+		a := m["after"].(map[string]any)
+		if a["losses_used"] != after["losses_used"] || a["losses_carried_forward"] != after["losses_carried_forward"] {
+			t.Errorf("%v: losses used/carried %v/%v, report %v/%v", c, a["losses_used"], a["losses_carried_forward"], after["losses_used"], after["losses_carried_forward"])
+		}
+		aim := dec(t, m["target"]).Sub(dec(t, m["margin"]))
+		if dec(t, after["net_gain"]).GreaterThan(aim) {
+			t.Errorf("%v: net gain %v past the aim %s", c, after["net_gain"], aim)
+		}
+		if _, ok := c["taxable_income"]; ok && (a["tax"] == nil || m["tax_cost"] == nil) {
+			t.Errorf("%v: no tax at the result", c)
+		}
+	}
+}
