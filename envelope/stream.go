@@ -11,6 +11,8 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+
+	"github.com/cgt-tools/cgt/internal/jsontext"
 )
 
 // WriteIndent writes a result exactly as MarshalIndent renders it, without holding the whole
@@ -321,6 +323,13 @@ func (s *streamer) whole(v reflect.Value, level int) {
 	}
 	if a, ok := x.(Appender); ok {
 		s.scratch = a.AppendJSON(s.scratch[:0], level, s.indent)
+		s.writeBytes(s.scratch)
+		return
+	}
+	if v.IsValid() && v.Kind() == reflect.String && !marshals(v.Type()) {
+		// A plain string (an imported ledger's text runs to megabytes) is quoted as
+		// encoding/json quotes it, without its encoder and indenter passing over it.
+		s.scratch = jsontext.AppendString(s.scratch[:0], v.String(), false)
 		s.writeBytes(s.scratch)
 		return
 	}

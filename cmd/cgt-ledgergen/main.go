@@ -5,6 +5,9 @@
 //
 //	go run ./cmd/cgt-ledgergen -n 1000000 > /tmp/ledger-1m.cgt
 //	cgt report.calculate /tmp/ledger-1m.cgt > /tmp/report.json
+//
+// With -trading212 it writes a Trading 212 history export of n trades instead (1,000
+// securities with ISINs), for timing transactions.import.
 package main
 
 import (
@@ -23,6 +26,7 @@ func main() {
 	events := flag.Bool("events", true, "include splits, accumulations, capital returns and dividends")
 	seed := flag.Uint64("seed", 1, "random seed")
 	out := flag.String("o", "", "output file (default standard output)")
+	t212 := flag.Bool("trading212", false, "write a Trading 212 export of n trades instead of a ledger")
 	flag.Parse()
 	if *n < 0 || *tickers < 1 || *usd < 0 || *usd > 100 {
 		fmt.Fprintln(os.Stderr, "cgt-ledgergen: -n must be ≥ 0, -tickers ≥ 1 and -usd between 0 and 100")
@@ -39,7 +43,12 @@ func main() {
 	}
 	bw := bufio.NewWriterSize(w, 1<<20)
 	o := ledgergen.Options{Lines: *n, Tickers: *tickers, USDPercent: *usd, Events: *events, Seed: *seed}
-	err := ledgergen.Write(bw, o)
+	var err error
+	if *t212 {
+		err = ledgergen.WriteTrading212(bw, *n)
+	} else {
+		err = ledgergen.Write(bw, o)
+	}
 	if err == nil {
 		err = bw.Flush()
 	}

@@ -216,54 +216,6 @@ func cpuTime() time.Duration {
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
-// t212Export is a Trading 212 export (the 2024 layout) of n trades over 1,000 securities,
-// each with its ISIN: buys, and sells of part of what is held.
-func t212Export(n int) []byte {
-	var b bytes.Buffer
-	b.WriteString("Action,Time,ISIN,Ticker,Name,No. of shares,Price / share,Currency (Price / share),Exchange rate,Result,Currency (Result),Total,Currency (Total),Withholding tax,Currency (Withholding tax),Transaction fee,Notes,ID,Currency conversion fee,Currency (Currency conversion fee),Currency (Transaction fee)\n")
-	held := make([]int, 1000)
-	at := time.Date(2019, 1, 2, 9, 0, 0, 0, time.UTC)
-	for i := 0; i < n; i++ {
-		t := (i * 7919) % 1000
-		at = at.Add(7 * time.Minute)
-		price := 5 + (i*37)%19500
-		action, q := "Market buy", 1+i%50
-		if held[t] >= 10 && i%5 < 2 {
-			action, q = "Market sell", 1+i%held[t]
-			held[t] -= q
-		} else {
-			held[t] += q
-		}
-		fmt.Fprintf(&b, "%s,%s.000,%s,T%03d,\"T%03d plc\",%d.0000000000,%d.%02d,GBP,1.00,,\"GBP\",%d.%02d,\"GBP\",,,,,EOF%09d,,,\n",
-			action, at.Format(time.DateTime), isin(t), t, t, q, price/100, price%100, q*price/100, q*price%100, i)
-	}
-	return b.Bytes()
-}
-
-// isin is a valid GB ISIN numbered k (its check digit by the Luhn rule on its digits).
-func isin(k int) string {
-	body := fmt.Sprintf("GB00%08d", k*7919)
-	digits := ""
-	for _, c := range body {
-		if c >= 'A' {
-			digits += strconv.Itoa(int(c-'A') + 10)
-		} else {
-			digits += string(c)
-		}
-	}
-	sum := 0
-	for i := range len(digits) {
-		d := int(digits[len(digits)-1-i] - '0')
-		if i%2 == 0 {
-			if d *= 2; d > 9 {
-				d -= 9
-			}
-		}
-		sum += d
-	}
-	return body + strconv.Itoa((10-sum%10)%10)
-}
-
 // BenchmarkImport runs transactions.import in the process on a Trading 212 export of 100,000
 // trades with ISINs (CGT_BENCH_ROWS for another size), written as JSON to a counting writer:
 // reading, the write-back check of every transaction, and the output.
@@ -277,7 +229,11 @@ func BenchmarkImport(b *testing.B) {
 		rows = n
 	}
 	path := filepath.Join(b.TempDir(), "t212.csv")
-	if err := os.WriteFile(path, t212Export(rows), 0o644); err != nil {
+	var export bytes.Buffer
+	if err := ledgergen.WriteTrading212(&export, rows); err != nil {
+		b.Fatal(err)
+	}
+	if err := os.WriteFile(path, export.Bytes(), 0o644); err != nil {
 		b.Fatal(err)
 	}
 	var out countingWriter
