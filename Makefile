@@ -1,7 +1,7 @@
 # cgt — common tasks. `make test` is the command CI runs (see README.md).
 GO ?= go
 
-.PHONY: build test sdkclient race gen gen-check bench bench-report bench-mcp bench-toolcli ledgers fuzz lint fx eri docs docs-test web web-test web-serve release cross clean
+.PHONY: build test sdkclient race gen gen-check bench bench-report bench-mcp bench-toolcli bench-dense bench-1m bench-import bench-wasm bench-bins ledgers fuzz lint fx eri docs docs-test web web-test web-serve release cross clean
 
 # Every program: cgt and the siblings its built-ins hand over to (cgt-mcp, cgt-serve, tool-cli,
 # cgt-gen), side by side in bin/ as `cgt mcp` expects them.
@@ -52,6 +52,38 @@ bench-report:
 
 bench-mcp:
 	$(GO) test -run '^$$' -bench 'BenchmarkToolsCall|BenchmarkSDKClient' -benchtime 100x -benchmem ./mcp
+
+# The targets of DESIGN.md §27, each in process (Go benchmarks) and then as users run it: the
+# built binary, whole processes, output into a file, interleaved ROUNDS times with the wall
+# time, CPU and peak memory of each run (cmd/cgt/testdata/timing.sh). docs/performance.md has
+# the figures and how they were taken.
+#
+# Compact and schema against JSON for the same report (LINES lines; LINES=1000000 for 1M).
+bench-dense: bench-bins
+	CGT_BENCH_LINES=$(LINES) $(GO) test -run '^$$' -bench 'BenchmarkReportLedger/(json|compact|schema)$$' -benchtime $(BENCHTIME) -benchmem ./cmd/cgt
+	@mkdir -p $(LEDGER_DIR); test -f $(LEDGER_DIR)/ledger-$(LINES).cgt || bin/cgt-ledgergen -n $(LINES) -o $(LEDGER_DIR)/ledger-$(LINES).cgt
+	cmd/cgt/testdata/timing.sh $(ROUNDS) $(foreach f,json compact schema,"$(f) bin/cgt report.calculate $(LEDGER_DIR)/ledger-$(LINES).cgt --output $(f)")
+
+# The full JSON report of 1M lines: < 4 s and ≤ 1 GB peak.
+bench-1m: bench-bins
+	@mkdir -p $(LEDGER_DIR); test -f $(LEDGER_DIR)/ledger-1000000.cgt || bin/cgt-ledgergen -n 1000000 -o $(LEDGER_DIR)/ledger-1000000.cgt
+	cmd/cgt/testdata/timing.sh $(ROUNDS) "json-1m bin/cgt report.calculate $(LEDGER_DIR)/ledger-1000000.cgt --output json"
+
+# transactions.import of a Trading 212 export of ROWS trades with ISINs: ≤ 1 s for 100,000.
+ROWS ?= 100000
+bench-import: bench-bins
+	CGT_BENCH_ROWS=$(ROWS) $(GO) test -run '^$$' -bench 'BenchmarkImport$$' -benchtime $(BENCHTIME) -benchmem ./cmd/cgt
+	@mkdir -p $(LEDGER_DIR); test -f $(LEDGER_DIR)/t212-$(ROWS).csv || bin/cgt-ledgergen -trading212 -n $(ROWS) -o $(LEDGER_DIR)/t212-$(ROWS).csv
+	cmd/cgt/testdata/timing.sh $(ROUNDS) "import bin/cgt transactions.import $(LEDGER_DIR)/t212-$(ROWS).csv"
+
+# The browser module as make web builds it: bytes, and gzip -9 against the 2,000,000 budget.
+bench-wasm:
+	@mkdir -p bin
+	GOOS=js GOARCH=wasm $(GO) build -trimpath $(WEB_GCFLAGS) -ldflags="-s -w" -o bin/cgt.wasm ./cmd/cgt-wasm
+	@echo "cgt.wasm: $$(wc -c < bin/cgt.wasm) bytes, $$(gzip -9 -c bin/cgt.wasm | wc -c) gzip -9 (budget 2000000)"
+
+bench-bins:
+	$(GO) build -o bin/ ./cmd/cgt ./cmd/cgt-ledgergen
 
 # tool-cli as users load it: the built cgt-serve and a bare JSON-RPC handler
 # (toolcli/internal/barerpc) under wrk (a Debian package), 64 connections for 5 s each,
