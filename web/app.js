@@ -578,8 +578,12 @@
     return el('div', { class: 'error', role: 'alert' }, ...parts);
   }
 
-  function warningList(warnings) {
-    const list = unique(warnings);
+  // warningList lists a plan's warnings that the page does not already show (the report's,
+  // above, and the other plans'): each warning is shown once.
+  function warningList(warnings, out) {
+    const elsewhere = new Set([...document.querySelectorAll('#warnings li, #plan .warnings-box li')]
+      .filter((li) => !out.contains(li)).map((li) => li.textContent));
+    const list = unique(warnings).filter((w) => !elsewhere.has(w));
     return list.length ? [el('ul', { class: 'warnings-box' }, ...list.map((x) => el('li', {}, x)))] : [];
   }
 
@@ -610,7 +614,7 @@
       out.replaceChildren(planError(r.env.error));
       return false;
     }
-    out.replaceChildren(...warningList(r.env.warnings), ...render(r.env.data));
+    out.replaceChildren(...warningList(r.env.warnings, out), ...render(r.env.data));
     return true;
   }
 
@@ -689,9 +693,9 @@
             el('td', { class: s.gain.startsWith('-') ? 'n neg' : 'n' }, pounds(s.gain))));
         }
         parts.push(el('h4', {}, 'The sales'), el('div', { class: 'scroll' }, t));
-        if (d.first_safe_rebuy) parts.push(el('p', {}, `Buying any of them back before ${d.first_safe_rebuy} would be matched with the sale (the 30-day rule) and undo the plan.`));
         if (d.lines) parts.push(el('pre', { class: 'plan-text', tabindex: '0' }, d.lines));
-        if (d.defeats) parts.push(el('p', { class: 'note' }, d.defeats));
+        if (d.defeats) parts.push(el('p', {}, d.defeats));
+        else if (d.first_safe_rebuy) parts.push(el('p', {}, `Buying any of them back before ${d.first_safe_rebuy} would be matched with the sale (the 30-day rule) and undo the plan.`));
       } else {
         parts.push(el('p', {}, 'No sale brings the net gain nearer the target.'));
       }
@@ -720,7 +724,7 @@
         setState('error', `The sale was not worked out: ${r.env.error.message}`);
         return;
       }
-      out.replaceChildren(...warningList(r.env.warnings),
+      out.replaceChildren(...warningList(r.env.warnings, out),
         el('pre', { class: 'plan-text', tabindex: '0' }, r.text || JSON.stringify(r.env.data, null, 2)));
       setState('done', 'Done: the sale is worked out below.');
     } catch (err) {
