@@ -19,11 +19,11 @@
   // The most the page reads at once. The calculator holds every file, its transactions and
   // the report in the tab's memory; 10 MB of exports keeps the tab under 1 GB (docs-site,
   // "In your browser"). Larger inputs are refused before they are read.
-  const MAX_BYTES = 10 * 1024 * 1024;
+  const MAX_BYTES = 10_000_000; // 10 MB
   // Above this, the page shows each year's totals and the summary report, not every
   // disposal and every match's working: those are in the command line's full report. A
   // full report of 10 MB of exports is some 100 MB of HTML, more than a tab should hold.
-  const LARGE_BYTES = 1024 * 1024;
+  const LARGE_BYTES = 1_000_000;
   // The account types a file can be declared as (the accounts argument's TYPE).
   const ACCOUNT_TYPES = [
     ['', 'Not declared'],
@@ -213,10 +213,11 @@
     $('#accounts-help').hidden = !files.some((f) => !f.rates);
   }
 
+  // size is a number of bytes as file managers show it (1 MB = 1,000,000 bytes).
   function size(n) {
-    if (n < 1024) return `${n} bytes`;
-    if (n < 1024 * 1024) return `${(n / 1024).toFixed(1)} kB`;
-    return `${(n / 1024 / 1024).toFixed(1)} MB`;
+    if (n < 1000) return `${n} bytes`;
+    if (n < 1000 * 1000) return `${(n / 1000).toFixed(1)} kB`;
+    return `${(n / 1000 / 1000).toFixed(1)} MB`;
   }
 
   // --- the arguments every command gets: the files, their accounts, the rate files ---------

@@ -62,7 +62,7 @@ func Commands() []string {
 }
 
 // smallInput is the size of input up to which a run trades memory for speed.
-const smallInput = 1 << 20
+const smallInput = 1_000_000
 
 // gcPercent is the garbage collector's setting for a run on total bytes of files. A small
 // input (a 10,000-line ledger is 430 kB) runs with the collector at a quarter of its usual
