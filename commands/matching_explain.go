@@ -3,6 +3,7 @@ package commands
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/cgt-tools/cgt/cgt/engine"
@@ -17,7 +18,7 @@ import (
 type MatchingExplainArgs struct {
 	LedgerArgs
 	DisposalDate string `json:"disposal_date" jsonschema:"required,format=date" jsonschema_description:"Date of the disposal, YYYY-MM-DD." cgt:"alias=date"`
-	Ticker       string `json:"ticker" jsonschema:"required,minLength=1" jsonschema_description:"Ticker of the disposal (case-insensitive)." cgt:"alias=symbol"`
+	Ticker       string `json:"ticker,omitempty" jsonschema_description:"Ticker of the disposal (case-insensitive); without it, the day's one disposal, or a list of the day's disposals." cgt:"alias=symbol"`
 	RatesArgs
 	FundArgs
 }
@@ -40,7 +41,7 @@ var MatchingExplain = registry.NewCommand(registry.Meta{
 	MCPName:     "explain_matching",
 	Summary:     "How one disposal was matched, with the arithmetic",
 	Description: "Explains how the disposal of a ticker on a date was identified with acquisitions: each rule applied in HMRC's order (same day, 30 days, Section 104 pool), the acquisitions matched with their dates and quantities, the cost-basis arithmetic as numbers and as readable steps, the pool before and after with the average cost for pool legs, and the gain. When there is no such disposal the error (not_found) lists the disposals that exist.",
-	Usage:       "cgt matching.explain FILE... date=YYYY-MM-DD ticker=TICKER [--rates FILE|DIR]...",
+	Usage:       "cgt matching.explain FILE... date=YYYY-MM-DD [ticker=TICKER] [--rates FILE|DIR]...",
 	Examples: []registry.Example{
 		{Description: "A Section 104 pool disposal in the bundled ledger", Args: []string{"examples/portfolio.cgt", "date=2024-06-20", "ticker=AAPL"}},
 		{Description: "A 30-day (bed and breakfast) match", Args: []string{"examples/portfolio.cgt", "date=2023-03-10", "ticker=VOD.L"}},
@@ -75,6 +76,13 @@ func matchingExplain(_ context.Context, deps *registry.Deps, a MatchingExplainAr
 	}
 	warnings = append(warnings, pendingWarnings(rep.Pending)...)
 	ticker := strings.ToUpper(strings.TrimSpace(a.Ticker))
+	if ticker == "" {
+		t, err := dayTicker(rep, date)
+		if err != nil {
+			return MatchingExplainResult{}, warnings, err
+		}
+		ticker = t
+	}
 	var found []engine.Disposal
 	for _, ty := range rep.TaxYears {
 		for _, d := range ty.Disposals {
@@ -193,6 +201,48 @@ func ruleName(rule string) string {
 }
 
 // disposalNotFound lists the ticker's disposals, or every ticker with disposals.
+// allDisposals lists every disposal of the report: the years' and those outside the totals.
+func allDisposals(rep *engine.Report) []engine.Disposal {
+	var out []engine.Disposal
+	for _, ty := range rep.TaxYears {
+		out = append(out, ty.Disposals...)
+	}
+	for _, list := range [][]engine.Disposal{rep.NoGainNoLoss, rep.OffshoreIncomeGains, rep.ExemptDisposals} {
+		out = append(out, list...)
+	}
+	return out
+}
+
+// dayTicker is the ticker of the one security disposed of on a date, when no ticker was given;
+// several, or none, is an error listing the day's disposals (or the dates that have some).
+func dayTicker(rep *engine.Report, date model.Date) (string, error) {
+	var tickers, dates []string
+	for _, d := range allDisposals(rep) {
+		if d.Date == date && !slices.Contains(tickers, d.Ticker) {
+			tickers = append(tickers, d.Ticker)
+		}
+		if ds := d.Date.String(); !slices.Contains(dates, ds) {
+			dates = append(dates, ds)
+		}
+	}
+	switch len(tickers) {
+	case 1:
+		return tickers[0], nil
+	case 0:
+		slices.Sort(dates)
+		e := envelope.New(envelope.NotFound, "no disposal on "+date.String()+" in the ledger",
+			"Pick a date with disposals: "+strings.Join(dates[:min(len(dates), 20)], ", ")+".")
+		if len(dates) > 0 {
+			e.Examples = []string{"date=" + dates[0]}
+		}
+		return "", e.With("dates_with_disposals", nonNilStrings(dates))
+	}
+	slices.Sort(tickers)
+	e := envelope.New(envelope.InvalidArgument, fmt.Sprintf("%d securities were disposed of on %s: %s", len(tickers), date, strings.Join(tickers, ", ")),
+		"Give the ticker of the one to explain.", "date="+date.String()+" ticker="+tickers[0])
+	return "", e.With("disposals", tickers).With("argument", "ticker")
+}
+
 func disposalNotFound(rep *engine.Report, date model.Date, ticker string) error {
 	var same, tickers []string
 	seen := map[string]bool{}
