@@ -107,7 +107,10 @@ func planAllowance(_ context.Context, deps *registry.Deps, a PlanAllowanceArgs) 
 		if ok {
 			used[strings.ToUpper(h.Ticker)] = true
 			u.Price = pr.String()
-			r, err := p.Apply([]plan.Sale{{Ticker: h.Ticker, Quantity: h.Quantity.Exact(), Price: pr}})
+			r, err := p.ApplyOwn(plan.Sale{Ticker: h.Ticker, Quantity: h.Quantity.Exact(), Price: pr})
+			if deps.Context != nil && deps.Context.Err() != nil {
+				return PlanAllowanceResult{}, p.warnings(), deps.Context.Err()
+			}
 			if err != nil {
 				// A full sale the ledger's later transactions cannot follow (they sell shares it
 				// would have sold): no figure, and why.

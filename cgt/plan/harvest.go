@@ -121,7 +121,7 @@ func (p *Planner) Harvest(o HarvestOptions) (Harvest, error) {
 		return hp, err
 	}
 	hp.Bounded, hp.Evaluations = s.bounded, s.evals
-	return p.finish(hp, best, o, dir)
+	return p.finish(hp, best, s, slack, dir)
 }
 
 // pence is an amount of pounds in whole pence (the engine's totals are whole pence).
@@ -240,7 +240,10 @@ func (p *Planner) curves(o HarvestOptions, dir int, s *search, hp *Harvest) ([]*
 			c.n = 1
 		}
 		c.provisional = o.Provisional != nil && (o.Provisional(pr.pounds().Currency) || o.Fees != nil && o.Provisional(o.Fees.pounds().Currency))
-		_, full, err := p.Run([]Sale{c.sale(c.n)})
+		if err := p.narrow(c); err != nil {
+			return nil, err
+		}
+		whole, err := p.gainOn(c.txns, c.base, c.sale(c.n))
 		if err != nil {
 			if cerr := p.context().Err(); cerr != nil {
 				return nil, cerr
@@ -248,14 +251,13 @@ func (p *Planner) curves(o HarvestOptions, dir int, s *search, hp *Harvest) ([]*
 			hp.Unsellable = append(hp.Unsellable, h.Ticker)
 			continue
 		}
-		whole := full.NetGain.Exact().Sub(p.BaseTY.NetGain.Exact())
 		if whole.Sign() == 0 && p.NonReporting(h.Ticker) {
 			hp.Offshore = append(hp.Offshore, h.Ticker)
 		}
 		if whole.Sign() != dir {
 			continue
 		}
-		p.narrow(c, whole)
+		c.memo[c.n] = pence(whole.Mul(decimal.NewFromInt(int64(dir))))
 		s.evals++
 		out = append(out, c)
 	}
@@ -266,43 +268,16 @@ func (p *Planner) curves(o HarvestOptions, dir int, s *search, hp *Harvest) ([]*
 	return out, nil
 }
 
-// narrow gives the curve the holding's own transactions (and the declarations), when its full
-// sale gives the same gain on them as on the whole ledger; else the whole ledger.
-func (p *Planner) narrow(c *curve, whole decimal.Decimal) {
-	c.txns, c.base = p.Txns, p.BaseTY.NetGain.Exact()
-	dirWhole := pence(whole.Mul(decimal.NewFromInt(int64(whole.Sign()))))
-	sub := p.own(c.h.Ticker)
-	if rep, err := engine.Calculate(sub, p.Opts); err == nil {
-		base := rep.Year(p.Year).NetGain.Exact()
-		if d, err := p.gainOn(sub, base, c.sale(c.n)); err == nil && d.Equal(whole) {
-			c.txns, c.base = sub, base
-		}
+// narrow gives the curve the holding's own transactions (its sub-ledger, see own) and their
+// year's net gain.
+func (p *Planner) narrow(c *curve) error {
+	c.txns = p.own(c.h.Ticker)
+	rep, err := engine.Calculate(c.txns, p.Opts)
+	if err != nil {
+		return err
 	}
-	c.memo[c.n] = dirWhole
-}
-
-// own are the ledger's transactions of a security and of those that passed shares into it (a
-// takeover, a demerger), with every declaration.
-func (p *Planner) own(security string) []model.Transaction {
-	ids := p.securities()
-	in := map[string]bool{security: true}
-	for grew := true; grew; {
-		grew = false
-		for i := range p.Txns {
-			t := &p.Txns[i]
-			if t.NewTicker != "" && in[ids.Name(t.NewTicker)] && !in[ids.Name(t.Ticker)] {
-				in[ids.Name(t.Ticker)], grew = true, true
-			}
-		}
-	}
-	var out []model.Transaction
-	for i := range p.Txns {
-		t := &p.Txns[i]
-		if in[ids.Name(t.Ticker)] || declaration(t.Action) {
-			out = append(out, *t)
-		}
-	}
-	return out
+	c.base = rep.Year(p.Year).NetGain.Exact()
+	return nil
 }
 
 // declaration reports a line that declares something about securities or accounts.
@@ -415,7 +390,7 @@ func (s *search) fit(c *curve, room int64) int64 {
 
 // finish turns the solution into sales checked with the whole ledger: the year after them all,
 // each sale's gain alone, and whether one more unit passes the aim.
-func (p *Planner) finish(hp Harvest, best solution, o HarvestOptions, dir int) (Harvest, error) {
+func (p *Planner) finish(hp Harvest, best solution, s *search, slack int64, dir int) (Harvest, error) {
 	fits := func(ty engine.TaxYear) bool {
 		n := ty.NetGain.Exact()
 		if dir > 0 {
@@ -436,7 +411,7 @@ func (p *Planner) finish(hp Harvest, best solution, o HarvestOptions, dir int) (
 		return hp, err
 	}
 	// Sales of securities linked by a takeover need not add up: take units off until they fit.
-	for tries := 0; !fits(after) && len(sales) > 0 && tries < 1000; tries++ {
+	for tries := 0; !fits(after) && len(sales) > 0 && tries < 50; tries++ {
 		hp.Coupled = true
 		j := len(sales) - 1
 		c := best.curves[idx[j]]
@@ -451,22 +426,16 @@ func (p *Planner) finish(hp Harvest, best solution, o HarvestOptions, dir int) (
 		}
 	}
 	hp.After = after
-	for i, s := range sales {
-		c := best.curves[idx[i]]
-		_, alone, err := p.Run([]Sale{s})
-		if err != nil {
-			return hp, err
-		}
+	total := pence(after.NetGain.Exact().Sub(p.BaseTY.NetGain.Exact()).Mul(decimal.NewFromInt(int64(dir))))
+	// Each sale's gain alone, and one unit more, from its own sub-ledger (the search's figures).
+	for i, sl := range sales {
+		c, k := best.curves[idx[i]], best.ks[idx[i]]
+		v := s.at(c, k)
 		held := c.h.Quantity.Exact()
-		ch := Chosen{Sale: s, Held: held, Gain: Delta(alone.NetGain, p.BaseTY.NetGain), Whole: s.Quantity.Equal(held)}
+		ch := Chosen{Sale: sl, Held: held, Gain: model.NewMoney(decimal.New(v*int64(dir), -2)), Whole: sl.Quantity.Equal(held)}
 		if !ch.Whole {
-			more := slices.Clone(sales)
-			more[i].Quantity = s.Quantity.Add(c.unit)
-			_, ty, err := p.Run(more)
-			if err != nil {
-				return hp, err
-			}
-			exceeds := !fits(ty)
+			more := s.at(c, k+1)
+			exceeds := more == infeasible || total-v+more > slack
 			ch.OneMore = &exceeds
 		}
 		if c.provisional {
@@ -474,7 +443,7 @@ func (p *Planner) finish(hp Harvest, best solution, o HarvestOptions, dir int) (
 		}
 		hp.Sales = append(hp.Sales, ch)
 	}
-	return hp, nil
+	return hp, s.err()
 }
 
 // String describes the search for a note.

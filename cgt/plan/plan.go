@@ -52,7 +52,11 @@ type Planner struct {
 	BaseTY engine.TaxYear // the plan's tax year in Base
 	Income *tax.Income    // for the tax, when known
 
-	ids *engine.Securities // the ledger's identities, read when first needed
+	ids    *engine.Securities // the ledger's identities, read when first needed
+	ix     *index             // the ledger by security, built when first needed
+	held   []engine.Holding   // Holdings at heldOn
+	heldOn model.Date
+	heldBy map[string]int // upper-case ticker → position in held
 }
 
 // New runs the engine once on the ledger as it is, for a plan dated d in d's tax year.
@@ -175,17 +179,26 @@ func ExemptLeft(ty engine.TaxYear) decimal.Decimal {
 }
 
 // Holdings are the Section 104 holdings at the end of the plan's date.
-func (p *Planner) Holdings() []engine.Holding { return p.Base.HoldingsAt(p.Date) }
+func (p *Planner) Holdings() []engine.Holding {
+	if p.held == nil || p.heldOn != p.Date {
+		p.held, p.heldOn = p.Base.HoldingsAt(p.Date), p.Date
+		p.heldBy = make(map[string]int, len(p.held))
+		for i, h := range p.held {
+			p.heldBy[strings.ToUpper(h.Ticker)] = i
+		}
+	}
+	return p.held
+}
 
 // HeldAt is the Section 104 holding of a ticker at the end of the plan's date, found
 // case-insensitively; ok is false when none is held.
 func (p *Planner) HeldAt(ticker string) (engine.Holding, bool) {
-	for _, h := range p.Holdings() {
-		if strings.EqualFold(h.Ticker, ticker) {
-			return h, true
-		}
+	p.Holdings()
+	i, ok := p.heldBy[strings.ToUpper(ticker)]
+	if !ok {
+		return engine.Holding{}, false
 	}
-	return engine.Holding{}, false
+	return p.held[i], true
 }
 
 // NotHeld is the error for a sale of a ticker not held on the plan's date, naming those held
@@ -257,6 +270,19 @@ func (p *Planner) Apply(sales []Sale) (Result, error) {
 	bp, boig := p.dayFigures(p.Base, sold)
 	r.Proceeds, r.OffshoreIncome = proceeds.Sub(bp), oig.Sub(boig)
 	return r, nil
+}
+
+// ApplyOwn is Apply for one sale worked on the security's own sub-ledger (see own): the same
+// figures for it, at the cost of its own lines rather than the whole ledger's. Report and Year
+// are the sub-ledger's.
+func (p *Planner) ApplyOwn(s Sale) (Result, error) {
+	sub := &Planner{Txns: p.own(s.Ticker), Opts: p.Opts, Date: p.Date, Year: p.Year, ids: p.ids}
+	base, err := engine.Calculate(sub.Txns, p.Opts)
+	if err != nil {
+		return Result{}, err
+	}
+	sub.Base, sub.BaseTY = base, base.Year(p.Year)
+	return sub.Apply([]Sale{s})
 }
 
 // dayFigures are the proceeds of the disposals on the plan's date of the securities sold, and

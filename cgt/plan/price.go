@@ -72,11 +72,11 @@ func (p *Planner) securities() engine.Securities {
 // LastTrade is the last BUY or SELL of a security (by its name in the report) on or before
 // the plan's date outside tax wrappers, with its price in the shares of the plan's date.
 func (p *Planner) LastTrade(security string) (Trade, bool) {
-	ids := p.securities()
+	ix := p.idx()
 	var last *model.Transaction
-	for i := range p.Txns {
+	for _, i := range ix.trades(security) {
 		t := &p.Txns[i]
-		if (t.Action != model.Buy && t.Action != model.Sell) || t.Date > p.Date || ids.Wrapped(t) || ids.Name(t.Ticker) != security {
+		if (t.Action != model.Buy && t.Action != model.Sell) || t.Date > p.Date || ix.ids.Wrapped(t) {
 			continue
 		}
 		if last == nil || t.Date >= last.Date {
@@ -90,9 +90,9 @@ func (p *Planner) LastTrade(security string) (Trade, bool) {
 	if pr.Sign() <= 0 {
 		return Trade{}, false
 	}
-	for i := range p.Txns { // splits after the trade: the price per share of the plan's date
+	for _, i := range ix.trades(security) { // splits after the trade: the price per share of the plan's date
 		t := &p.Txns[i]
-		if t.Date <= last.Date || t.Date > p.Date || ids.Name(t.Ticker) != security || t.Ratio.Sign() <= 0 {
+		if t.Date <= last.Date || t.Date > p.Date || t.Ratio.Sign() <= 0 {
 			continue
 		}
 		switch t.Action {
