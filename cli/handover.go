@@ -112,3 +112,7 @@ func inSourceTree(dir string) bool {
 	}
 	return false
 }
+
+// FindSibling is the path of a sibling program of cgt: next to the running executable, then
+// on PATH (cgt-fetch, which fetches for fx.update).
+func FindSibling(program string) (string, error) { return findSibling(program) }

@@ -16,6 +16,7 @@ import (
 	"github.com/cgt-tools/cgt/cgt/model"
 	"github.com/cgt-tools/cgt/envelope"
 	"github.com/cgt-tools/cgt/ratecache"
+	"github.com/cgt-tools/cgt/ratecache/httpfetch"
 	"github.com/cgt-tools/cgt/registry"
 )
 
@@ -93,7 +94,7 @@ func updateDeps(t *testing.T, dir, last string, timeout time.Duration) (*registr
 		Today:      func() model.Date { return model.NewDate(2026, 9, 15) },
 		Rates:      tableUntil(t, dir, last),
 		RatesCache: cache,
-		Fetch:      ratecache.Fetcher(timeout, "cgt-test"),
+		Fetch:      httpfetch.Fetcher(timeout, "cgt-test"),
 	}, cache
 }
 

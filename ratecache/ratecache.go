@@ -1,20 +1,16 @@
-// Package ratecache is the rate cache on disk and the network fetch behind cgt fx.update:
-// the folder of HMRC monthly rate files (os.UserCacheDir()/cgt/rates, or $CGT_RATES_CACHE)
-// that every command reads after the bundled table, and the HTTP client that fills it. Only
-// the command line builds them; the servers and the browser app never fetch.
+// Package ratecache is the rate cache on disk: the folder of HMRC monthly rate files
+// (os.UserCacheDir()/cgt/rates, or $CGT_RATES_CACHE) that cgt fx.update fills and every
+// command reads after the bundled table. The fetch itself is ratecache/httpfetch, run by the
+// command line in the cgt-fetch program, so that cgt links no HTTP client.
 package ratecache
 
 import (
-	"context"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
-	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
-	"time"
 
 	"github.com/cgt-tools/cgt/atomicfile"
 	"github.com/cgt-tools/cgt/registry"
@@ -80,37 +76,4 @@ func plainName(name string) error {
 		return fmt.Errorf("%q is not a file name of the rate cache", name)
 	}
 	return nil
-}
-
-// maxBody bounds a fetched file; HMRC's monthly files are about 40 KB.
-const maxBody = 4 << 20
-
-// Timeout bounds each request of fx.update, connection to last byte.
-const Timeout = 30 * time.Second
-
-// Fetcher returns the GET that fx.update uses: one request, the status and at most 4 MiB of
-// body (more is an error), within timeout.
-func Fetcher(timeout time.Duration, userAgent string) func(ctx context.Context, url string) (int, []byte, error) {
-	client := &http.Client{Timeout: timeout}
-	return func(ctx context.Context, url string) (int, []byte, error) {
-		req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
-		if err != nil {
-			return 0, nil, err
-		}
-		req.Header.Set("User-Agent", userAgent)
-		req.Header.Set("Accept", "application/xml, text/xml")
-		resp, err := client.Do(req)
-		if err != nil {
-			return 0, nil, err
-		}
-		defer resp.Body.Close()
-		body, err := io.ReadAll(io.LimitReader(resp.Body, maxBody+1))
-		if err != nil {
-			return resp.StatusCode, nil, err
-		}
-		if len(body) > maxBody {
-			return resp.StatusCode, nil, fmt.Errorf("the response is larger than %d MiB; a monthly rate file is about 40 KB", maxBody>>20)
-		}
-		return resp.StatusCode, body, nil
-	}
 }

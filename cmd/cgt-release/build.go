@@ -38,10 +38,11 @@ var Targets = []Target{
 	{"windows", "amd64"}, {"windows", "arm64"},
 }
 
-// Programs are the programs an archive holds: cgt and the siblings its built-ins hand over to
-// (found next to it), as `make build` writes them to bin/. The generator (cgt-gen) is not one:
+// Programs are the programs an archive holds: cgt, the siblings its built-ins hand over to and
+// cgt-fetch (the network of fx.update), found next to it,
+// as `make build` writes them to bin/. The generator (cgt-gen) is not one:
 // it rewrites cgt's own source tree and works only in a checkout.
-var Programs = []string{"cgt", "cgt-mcp", "cgt-serve", "tool-cli"}
+var Programs = []string{"cgt", "cgt-mcp", "cgt-serve", "tool-cli", "cgt-fetch"}
 
 // versionVar is the variable -ldflags -X stamps with the release version.
 const versionVar = "github.com/cgt-tools/cgt/internal/version.stamped"

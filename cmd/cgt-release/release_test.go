@@ -217,7 +217,7 @@ func TestArchivesAreReproducible(t *testing.T) {
 		}
 		names = append(names, h.Name)
 	}
-	want := "cgt_1.2.3_linux_amd64/ cgt_1.2.3_linux_amd64/README.md cgt_1.2.3_linux_amd64/cgt cgt_1.2.3_linux_amd64/cgt-mcp cgt_1.2.3_linux_amd64/cgt-serve " +
+	want := "cgt_1.2.3_linux_amd64/ cgt_1.2.3_linux_amd64/README.md cgt_1.2.3_linux_amd64/cgt cgt_1.2.3_linux_amd64/cgt-fetch cgt_1.2.3_linux_amd64/cgt-mcp cgt_1.2.3_linux_amd64/cgt-serve " +
 		"cgt_1.2.3_linux_amd64/examples/ cgt_1.2.3_linux_amd64/examples/portfolio.cgt cgt_1.2.3_linux_amd64/tool-cli"
 	if strings.Join(names, " ") != want {
 		t.Errorf("entries %v", names)
@@ -231,7 +231,7 @@ func TestArchivesAreReproducible(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(zr2.File) != len(Programs)+2 || zr2.File[1].Name != "cgt_1.2.3_windows_amd64/cgt-mcp.exe" {
+	if len(zr2.File) != len(Programs)+2 || zr2.File[1].Name != "cgt_1.2.3_windows_amd64/cgt-fetch.exe" {
 		t.Errorf("zip entries: %d, second %s", len(zr2.File), zr2.File[1].Name)
 	}
 }

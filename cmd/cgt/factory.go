@@ -25,7 +25,7 @@ func newFactory() *cli.Factory {
 		ErrIsTerminal: func() bool { return term.IsTerminal(int(os.Stderr.Fd())) },
 		Registry: func() (*registry.Registry, error) {
 			deps := &registry.Deps{ReadFile: os.ReadFile, ReadDir: registry.OSReadDir, Stdin: os.Stdin, Today: registry.LocalToday,
-				Fetch: ratecache.Fetcher(ratecache.Timeout, "cgt/"+version.String())}
+				Fetch: siblingFetch}
 			if dir, err := ratecache.DefaultPath(os.Getenv); err == nil {
 				deps.RatesCache = ratecache.New(dir)
 			}
