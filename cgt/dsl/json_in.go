@@ -53,6 +53,9 @@ func ParseJSON(file string, src []byte) ([]model.Transaction, error) {
 			File: file, Line: 1, Column: 1, Value: "null",
 		}
 	}
+	if len(items) > 0 && !looksLikeJSONTransaction(items[0]) {
+		return nil, notAJSONLedger(file)
+	}
 	return ParseJSONArray(file, items)
 }
 

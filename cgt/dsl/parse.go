@@ -29,6 +29,15 @@ func Parse(file string, src []byte) ([]model.Transaction, error) {
 	if head := src[:min(len(src), MaxLineBytes+1)]; bytes.IndexByte(head, '\n') < 0 && bytes.IndexByte(head, '\r') >= 0 {
 		src = bytes.ReplaceAll(src, []byte{'\r'}, []byte{'\n'}) // CR-only line ends ("Macintosh" text)
 	}
+	txns, err := parseText(file, src)
+	if err != nil {
+		return nil, withoutQuotes(file, src, err)
+	}
+	return txns, nil
+}
+
+// parseText reads src, whose line ends are '\n', in one part or several.
+func parseText(file string, src []byte) ([]model.Transaction, error) {
 	parts := splitParts(src, partsFor(len(src)))
 	if err := notText(file, src, parts); err != nil {
 		return nil, err

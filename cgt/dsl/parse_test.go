@@ -2,6 +2,8 @@ package dsl
 
 import (
 	"bytes"
+	"errors"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -307,5 +309,61 @@ func TestParseReadsCROnlyLineEnds(t *testing.T) {
 	txns, err := Parse("cr.cgt", []byte("2024-04-01 BUY AAPL 10 @ 150 USD\r2024-05-01 SELL AAPL 5 @ 170 USD\r"))
 	if err != nil || len(txns) != 2 || txns[1].Source.Line != 2 {
 		t.Fatalf("got %v, %v", txns, err)
+	}
+}
+
+// A file that is not a ledger (a .env, a private key, a CSV of passwords) is named with its
+// line, and none of its text is quoted; a ledger with a mistake on its first line is quoted.
+func TestErrorsQuoteNothingOfAFileThatIsNotALedger(t *testing.T) {
+	secret := "SECRET-7f3a"
+	notLedgers := map[string]string{
+		".env":       "# settings\nOPENAI_API_KEY=sk-live-" + secret + "\nDB_PASSWORD=x\n",
+		"id_ed25519": "-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1" + secret + "\n-----END OPENSSH PRIVATE KEY-----\n",
+		"creds.csv":  "bob," + secret + ",admin\n",
+		"token":      secret + "\n",
+		"long":       strings.Repeat(secret, MaxLineBytes/len(secret)+1) + "\n",
+		"config.ini": "\n\n[server]\npassword = " + secret + "\n",
+	}
+	for name, text := range notLedgers {
+		_, err := Parse(name, []byte(text))
+		var me *model.Error
+		if !errors.As(err, &me) {
+			t.Fatalf("%s: got %v, want an error", name, err)
+		}
+		all := fmt.Sprintf("%s %s %s %v %v", me.Message, me.Hint, me.Value, me.Context, me.Examples)
+		if strings.Contains(all, secret) || strings.Contains(all, "BEGIN") || strings.Contains(all, "OPENAI") || strings.Contains(all, "server") {
+			t.Errorf("%s: the error quotes the file: %q", name, all)
+		}
+		if me.File != name || me.Line <= 0 {
+			t.Errorf("%s: error names %s:%d", name, me.File, me.Line)
+		}
+	}
+	ledgers := map[string]string{
+		"typo.cgt":  "2024-13-01 BUY A 1 @ 2\n",
+		"words.cgt": "BUY VOD.L 10 @ 1.20\n",
+		"uk.cgt":    "20/06/2024 BUY A 1 @ 2\n",
+		"later.cgt": "2024-01-01 BUY A 1 @ 2\nOOPS A 1\n",
+	}
+	for name, text := range ledgers {
+		_, err := Parse(name, []byte(text))
+		var me *model.Error
+		if !errors.As(err, &me) || me.Value == "" {
+			t.Errorf("%s: %v, want an error quoting the line at fault", name, err)
+		}
+	}
+}
+
+func TestJSONFileThatIsNotALedgerIsNotQuoted(t *testing.T) {
+	for _, text := range []string{`["sk-live-SECRET"]`, `[{"token": "SECRET"}]`, `[["SECRET"]]`} {
+		_, err := ParseAuto("keys.json", []byte(text))
+		var me *model.Error
+		if !errors.As(err, &me) || strings.Contains(fmt.Sprintf("%s %s %v", me.Message, me.Value, me.Context), "SECRET") {
+			t.Errorf("%s: %v", text, err)
+		}
+	}
+	_, err := ParseAuto("ledger.json", []byte(`[{"date": "2024-01-01", "action": "BYU"}]`))
+	var me *model.Error
+	if !errors.As(err, &me) || !strings.Contains(me.Message+me.Value, "BYU") {
+		t.Errorf("a JSON ledger's mistake is not quoted: %v", err)
 	}
 }

@@ -154,28 +154,43 @@ func noRows(file string, im *Importer) *model.Error {
 		Context:  map[string]any{"broker": im.Name, "rows": 0, "reason": "no_rows"}}
 }
 
-// Unrecognised is the error for a file no importer recognises: it names the header it saw
-// and every known format.
+// Unrecognised is the error for a file no importer recognises: it names the file, says what
+// kind of text it is (XML, JSON, comma-separated fields, other text) and lists every known
+// format. It quotes none of the file: a file that is not a recognised export may be anything
+// that was in the folder (a list of passwords, a key), and its header line, root element or
+// keys are its text.
 func Unrecognised(file string, src []byte) *model.Error {
 	c := Sniff(src)
-	seen := c.Header
-	switch {
-	case c.XMLRoot != "":
-		seen = "XML root <" + c.XMLRoot + ">"
-	case c.JSONKeys != nil:
-		seen = "JSON keys " + strings.Join(c.JSONKeys, ", ")
-	case seen == "":
-		seen = "(no text)"
-	}
+	shape, kind := contentShape(c)
 	var known []string
 	for _, im := range All() {
 		known = append(known, im.Name+" ("+im.Title+": "+im.Signature+")")
 	}
 	return &model.Error{Code: model.CodeParse, File: file,
-		Message:  fmt.Sprintf("%s is not a broker export cgt recognises; it starts with %s", file, clip(seen, 200)),
-		Hint:     "Known formats: " + strings.Join(known, "; ") + ". Give broker=NAME to force one, or export the file again in one of these layouts.",
-		Examples: []string{"cgt transactions.import history.csv broker=trading212"}, Value: clip(seen, 200),
-		Context: map[string]any{"known": Names()}}
+		Message: fmt.Sprintf("%s is not a broker export cgt recognises: it is %s (none of its text is shown)", file, shape),
+		Hint: "Known formats: " + strings.Join(known, "; ") + ". Give broker=NAME to force one, or export the file again in one of these layouts; " +
+			"if it is not an export or a ledger, leave it out.",
+		Examples: []string{"cgt transactions.import history.csv broker=trading212"},
+		Context:  map[string]any{"known": Names(), "content": kind}}
+}
+
+// contentShape describes sniffed content without quoting it: a phrase for the message and a
+// one-word kind for the error's context.
+func contentShape(c *Content) (shape, kind string) {
+	switch {
+	case c.XMLRoot != "":
+		return "an XML document whose root element no known export has", "xml"
+	case c.JSONKeys != nil:
+		if len(c.JSONKeys) == 1 {
+			return "a JSON object whose one top-level key is not a known export's", "json"
+		}
+		return fmt.Sprintf("a JSON object with %d top-level keys, none of them a known export's", len(c.JSONKeys)), "json"
+	case c.Header == "":
+		return "empty (no text)", "empty"
+	case strings.Count(c.Header, ",") >= 1:
+		return fmt.Sprintf("comma-separated text with %d fields on its first line, which is no known export's header", strings.Count(c.Header, ",")+1), "csv"
+	}
+	return "text whose first line is not a header of a known export", "text"
 }
 
 // Import is one file converted: its transactions (Source.Line is the file's row), the report

@@ -153,15 +153,24 @@ func lines(imp *Import) []string {
 	return out
 }
 
-func TestUnrecognisedFileListsFormats(t *testing.T) {
-	_, err := Read("notes.csv", []byte("Foo,Bar,Baz\n1,2,3\n"), Options{})
-	me, ok := err.(*model.Error)
-	if !ok || me.Code != model.CodeParse {
-		t.Fatalf("err = %v", err)
+func TestUnrecognisedFileListsFormatsAndQuotesNothing(t *testing.T) {
+	cases := map[string]string{
+		"notes.csv":    "Foo,Bar,SECRET\n1,2,3\n",
+		"conf.json":    `{"SECRET_TOKEN": "x"}`,
+		"config.xml":   "<SECRETROOT><a>1</a></SECRETROOT>",
+		"accounts.csv": "bob,SECRET,admin\n",
 	}
-	for _, want := range []string{"Foo,Bar,Baz", "trading212"} {
-		if !strings.Contains(me.Message+me.Hint, want) {
-			t.Errorf("error %q / %q does not mention %q", me.Message, me.Hint, want)
+	for name, text := range cases {
+		_, err := Read(name, []byte(text), Options{})
+		me, ok := err.(*model.Error)
+		if !ok || me.Code != model.CodeParse {
+			t.Fatalf("%s: err = %v", name, err)
+		}
+		if !strings.Contains(me.Message, name) || !strings.Contains(me.Hint, "trading212") {
+			t.Errorf("%s: error %q does not name the file and the known formats", name, me.Message)
+		}
+		if all := fmt.Sprintf("%s %s %v %v", me.Message, me.Value, me.Context, me.Examples); strings.Contains(all, "SECRET") {
+			t.Errorf("%s: the error quotes the file: %s", name, all)
 		}
 	}
 }
