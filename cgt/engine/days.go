@@ -38,8 +38,11 @@ type day struct {
 	// splitNum/splitDen is the combined effect of the day's splits and consolidations: one
 	// share before becomes splitNum/splitDen shares after. Zero when the day has none.
 	splitNum, splitDen num
-	buySrc             []SourceRef // ledger lines of the day's acquisitions, built when first matched
-	acq                *stepRecipe // the acquisition's figures for the Steps of its matches, likewise
+	// splitOver is the SPLIT or UNSPLIT line at which the combined ratio passed
+	// maxSplitDigits; nil when it did not (the lines after it are no longer multiplied in).
+	splitOver *model.Transaction
+	buySrc    []SourceRef // ledger lines of the day's acquisitions, built when first matched
+	acq       *stepRecipe // the acquisition's figures for the Steps of its matches, likewise
 }
 
 func (d *day) hasSplit() bool { return !d.splitNum.isZero() }
@@ -231,10 +234,16 @@ func addToDay(d *day, e *entry, k int32) {
 		if !d.hasSplit() {
 			d.splitNum, d.splitDen = numInt(1), numInt(1)
 		}
+		if d.splitOver != nil {
+			return
+		}
 		if t.Action == model.Split {
-			d.splitNum = d.splitNum.mul(numOfDecimal(t.Ratio))
+			d.splitNum = d.splitNum.mul(numOfDecimal(t.Ratio)).shortened()
 		} else {
-			d.splitDen = d.splitDen.mul(numOfDecimal(t.Ratio))
+			d.splitDen = d.splitDen.mul(numOfDecimal(t.Ratio)).shortened()
+		}
+		if d.splitNum.writtenDigits() > maxSplitDigits || d.splitDen.writtenDigits() > maxSplitDigits {
+			d.splitOver = t
 		}
 	}
 }

@@ -408,8 +408,12 @@ func isCorporateAction(a model.Action) bool {
 // repeated reports whether t gives again, from another file, a corporate action among the
 // entries kept so far on its date (same kind, tickers and figures); it is then applied once,
 // with a warning (written by the ticker the line belongs to).
+//
+// It looks back over at most maxRepeatScan entries of the date: a day with more corporate
+// actions of one security than that is no real history (a generated chain of SPLIT lines), and
+// without the cap each line of such a day would compare itself with every line before it.
 func (c *calc) repeated(kept []entry, t *model.Transaction, res *tickerResult) bool {
-	for k := len(kept) - 1; k >= 0 && kept[k].t.Date == t.Date; k-- {
+	for k := len(kept) - 1; k >= 0 && k >= len(kept)-maxRepeatScan && kept[k].t.Date == t.Date; k-- {
 		o := kept[k].t
 		if o.Action != t.Action || o.Source.File == t.Source.File || !c.sameAction(o, t) {
 			continue
@@ -422,6 +426,9 @@ func (c *calc) repeated(kept []entry, t *model.Transaction, res *tickerResult) b
 	}
 	return false
 }
+
+// maxRepeatScan is how many of a date's entries repeated compares a corporate action with.
+const maxRepeatScan = 256
 
 // sameAction compares two corporate action lines' tickers and figures.
 func (c *calc) sameAction(a, b *model.Transaction) bool {

@@ -115,9 +115,12 @@ func (r *tickerRun) checkTrades() {
 				fn, fd = numInt(1), numInt(1)
 			}
 			if t.Action == model.Split {
-				fn = fn.mul(numOfDecimal(t.Ratio))
+				fn = fn.mul(numOfDecimal(t.Ratio)).shortened()
 			} else {
-				fd = fd.mul(numOfDecimal(t.Ratio))
+				fd = fd.mul(numOfDecimal(t.Ratio)).shortened()
+			}
+			if fn.writtenDigits() > maxSplitDigits || fd.writtenDigits() > maxSplitDigits {
+				prev, fn, fd = nil, num{}, num{} // past any real chain of splits (the calculation refuses it): compare no further
 			}
 			continue
 		case model.Takeover, model.Demerger, model.Negligible:

@@ -103,6 +103,10 @@ func (c *calc) runTicker(i int, conv *converter, sc *scratch) tickerResult {
 	r := &tickerRun{ticker: ticker, entries: es, days: buildDays(es, sc.days), conv: conv, out: &res,
 		report: c.place.all, slots: c.place.slots[i]}
 	sc.entries, sc.days = es, r.days
+	if err := checkSplitDays(r.days); err != nil {
+		res.err = err
+		return res
+	}
 	bound, eri := eventBound(es, r.days)
 	r.fund = c.fundFor(ticker, es)
 	if r.fund != nil {
@@ -111,6 +115,11 @@ func (c *calc) runTicker(i int, conv *converter, sc *scratch) tickerResult {
 	}
 	r.events, r.trackDone = make([]PoolEvent, 0, bound), eri
 	for i := range r.days {
+		// One ticker's history can be long: a cancelled calculation stops within it too.
+		if i&1023 == 1023 && c.ctx != nil && c.ctx.Err() != nil {
+			res.err = c.ctx.Err()
+			return res
+		}
 		if r.fund != nil {
 			if err := r.fundsBefore(r.days[i].date, false); err != nil {
 				res.err = err
@@ -171,7 +180,9 @@ func eventBound(es []entry, days []day) (n int, eri bool) {
 func (r *tickerRun) processDay(i int) error {
 	d := &r.days[i]
 	if d.hasSplit() {
-		r.applySplits(d)
+		if err := r.applySplits(d); err != nil {
+			return err
+		}
 	}
 	for k := d.lo; k < d.hi; k++ {
 		if err := r.applyAdjustment(&r.entries[k]); err != nil {
@@ -190,8 +201,9 @@ func (r *tickerRun) processDay(i int) error {
 	return nil
 }
 
-// applySplits rescales the pool and the holding; the cost does not change.
-func (r *tickerRun) applySplits(d *day) {
+// applySplits rescales the pool and the holding; the cost does not change. A holding that
+// would grow past maxSplitDigits is an error naming the line.
+func (r *tickerRun) applySplits(d *day) error {
 	for k := d.lo; k < d.hi; k++ {
 		t := r.entries[k].t
 		if t.Action != model.Split && t.Action != model.Unsplit {
@@ -203,11 +215,14 @@ func (r *tickerRun) applySplits(d *day) {
 		before := r.pool.qty
 		ratio := numOfDecimal(t.Ratio)
 		if t.Action == model.Split {
-			r.pool.qty = r.pool.qty.mul(ratio)
-			r.held = r.held.mul(ratio)
+			r.pool.qty = r.pool.qty.mul(ratio).shortened()
+			r.held = r.held.mul(ratio).shortened()
 		} else {
 			r.pool.qty = r.pool.qty.divRound(ratio, divPlaces)
 			r.held = r.held.divRound(ratio, divPlaces)
+		}
+		if n := max(r.pool.qty.writtenDigits(), r.held.writtenDigits()); n > maxSplitDigits {
+			return splitTooLarge(t, "the holding of "+t.Ticker, n)
 		}
 		event := EventSplit
 		if t.Action == model.Unsplit {
@@ -215,6 +230,7 @@ func (r *tickerRun) applySplits(d *day) {
 		}
 		r.record(t, event, r.pool.qty.sub(before), num{})
 	}
+	return nil
 }
 
 // applyAdjustment applies an event line that belongs to the shares held going into its day:
