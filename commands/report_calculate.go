@@ -20,11 +20,11 @@ import (
 // ReportCalculateArgs are the arguments of report.calculate.
 type ReportCalculateArgs struct {
 	LedgerArgs
-	Year                 any          `json:"year,omitempty" jsonschema:"oneof_type=integer;string" jsonschema_description:"Tax year: 2024 (for 2024/25) or \"2024/25\". Omit for every year." cgt:"alias=tax_year"`
-	LossesBroughtForward string       `json:"losses_brought_forward,omitempty" jsonschema:"pattern=^[0-9]+(\\.[0-9]+)?$" jsonschema_description:"Losses (GBP) brought forward, e.g. 1250.00." cgt:"alias=losses"`
-	TaxableIncome        *YearAmounts `json:"taxable_income,omitempty" jsonschema_description:"Income after allowances (GBP), for tax due and box 51: 60000 or \"2023:52000,2024:60000\"." cgt:"alias=income"`
+	Year                 any          `json:"year,omitempty" jsonschema:"oneof_type=integer;string" jsonschema_description:"Tax year; omit for every year." cgt:"alias=tax_year"`
+	LossesBroughtForward string       `json:"losses_brought_forward,omitempty" jsonschema:"pattern=^[0-9]+(\\.[0-9]+)?$" jsonschema_description:"Losses from before the ledger (GBP)." cgt:"alias=losses"`
+	TaxableIncome        *YearAmounts `json:"taxable_income,omitempty" jsonschema_description:"Income after allowances (GBP): 60000 or \"2023:52000,2024:60000\"." cgt:"alias=income"`
 	BasicBandExtension   *YearAmounts `json:"basic_band_extension,omitempty" jsonschema_description:"Gross Gift Aid and pension contributions (GBP)." cgt:"alias=band_extension"`
-	Detail               string       `json:"detail,omitempty" jsonschema:"enum=summary,enum=disposals,enum=full,default=full" jsonschema_description:"summary: totals, SA108, tax; disposals: and a row per disposal; full: and matches, pools, holdings."`
+	Detail               string       `json:"detail,omitempty" jsonschema:"enum=summary,enum=disposals,enum=full,default=full" jsonschema_description:"Rows: summary (totals, SA108, tax), disposals or full."`
 	FilterArgs
 	RatesArgs
 	FundArgs
@@ -86,7 +86,7 @@ var ReportCalculate = registry.NewCommand(registry.Meta{
 	RateLimitNotes: "None: computed locally from the ledger and HMRC's rates (bundled, or read from the rates files given).",
 	CitationFields: []string{"tax_years[].period", "tax_years[].disposals[].source", "tax_years[].disposals[].matches[].reference", "tax_years[].disposals[].original[].price.rate_period", "tax_years[].tax.reference"},
 	Agent: registry.Agent{
-		UseWhen:   []string{"The user asks for their capital gains, the SA108 figures, what tax year a sale falls in, how much of the annual exempt amount is used, or how much CGT they owe (pass taxable_income)."},
+		UseWhen:   []string{"The user asks for their gains, the SA108 figures or the CGT they owe (pass taxable_income)."},
 		AvoidWhen: []string{"The question is about one disposal's matching: matching.explain is shorter.", "Only holdings are wanted: holdings.list."},
 		NextSteps: []string{"matching.explain", "holdings.list", "taxyear.info"},
 	},

@@ -25,7 +25,7 @@ type TransactionsImportArgs struct {
 	FileName    string       `json:"file_name,omitempty" jsonschema_description:"Its file name, e.g. history.csv." cgt:"alias=name"`
 	Broker      BrokerName   `json:"broker,omitempty" jsonschema_description:"Format (default auto)." cgt:"alias=format"`
 	Account     string       `json:"account,omitempty" jsonschema_description:"Account label for every row."`
-	AccountType string       `json:"account_type,omitempty" jsonschema:"enum=ISA,enum=LISA,enum=JISA,enum=SIPP,enum=GIA" jsonschema_description:"Its type; ISA, LISA, JISA and SIPP rows are outside CGT."`
+	AccountType string       `json:"account_type,omitempty" jsonschema:"enum=ISA,enum=LISA,enum=JISA,enum=SIPP,enum=GIA" jsonschema_description:"Its type (wrappers: outside CGT)."`
 	Accounts    *AccountsArg `json:"accounts,omitempty" jsonschema_description:"Each file's account: GLOB=LABEL:TYPE,... (TYPE ISA LISA JISA SIPP GIA)."`
 }
 

@@ -315,7 +315,7 @@ func moreOf(c registry.Command, sh registry.Shape) string {
 			later = later || v == cur
 		}
 	}
-	asks = append(asks, `{"output":"json"} for the whole envelope`)
+	asks = append(asks, `{"output":"json"} (the envelope)`)
 	return "for more: " + strings.Join(asks, ", ")
 }
 

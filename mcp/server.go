@@ -70,7 +70,7 @@ func New(newRegistry NewRegistryFunc, opts Options) (*server.MCPServer, error) {
 	lister := &rootLister{roots: roots}
 	hooks := &server.Hooks{}
 	hooks.AddBeforeListResources(func(context.Context, any, *mcpgo.ListResourcesRequest) { lister.refresh() })
-	s := newMCPServer("cgt", opts.Version, instructions(roots), tools, registryRunner{reg: reg, structured: opts.Structured, defaults: defaults},
+	s := newMCPServer("cgt", opts.Version, instructions(roots)+sharedArgsNote(sharedArgs(cat)), tools, registryRunner{reg: reg, structured: opts.Structured, defaults: defaults},
 		server.WithHooks(hooks), server.WithPromptCapabilities(false),
 		server.WithResourceHandlerMiddleware(boundedResources), server.WithPromptHandlerMiddleware(boundedPrompts))
 	addResources(s, cgtResources(catJSON))
@@ -97,19 +97,21 @@ func servedCatalog(c *catalog.Catalog) *catalog.Catalog {
 
 // AgentTools turns catalog commands into the tools an agent front end publishes: a
 // description of one or two sentences saying when to use the tool (the long guidance is in
-// the cgt://docs resources and llms-full.txt), the input schema with the front end's defaults,
-// and the output schema only when structured.
+// the cgt://docs resources and llms-full.txt), the input schema with the front end's defaults
+// and the shared arguments' descriptions left to the instructions (shared.go), and the output
+// schema only when structured.
 func AgentTools(cat *catalog.Catalog, defaults map[string]any, structured bool) ([]Tool, error) {
 	tools, err := CatalogTools(cat)
 	if err != nil {
 		return nil, err
 	}
 	names := toolNameReplacer(cat)
+	shared := sharedArgs(cat)
 	for i, c := range cat.Commands {
 		t := &tools[i]
 		t.Description = names.Replace(brief(c.Summary, c.Agent.UseWhen))
 		t.Title = "" // the description starts with it: said once
-		in, err := marshalJSON(lighten(withDefaults(c.InputSchema, defaults)))
+		in, err := marshalJSON(withoutSharedDescriptions(lighten(withDefaults(c.InputSchema, defaults)), shared))
 		if err != nil {
 			return nil, fmt.Errorf("input schema of %s: %w", c.Name, err)
 		}
@@ -191,10 +193,12 @@ func inToolsets(tools []Tool, sets []string) ([]Tool, error) {
 // lighten returns an input schema as a model needs to read it: names, types, enums, defaults
 // and descriptions. A choice between plain types ({"oneOf":[{"type":"string"},{"type":"array"}]})
 // is written as a list of types, and the keywords that only validate (bounds, lengths,
-// patterns, formats) are left out: the descriptions say the form, and the server checks every
-// call against the full schema (published in tools.json), answering with the expected form.
+// patterns, formats, additionalProperties) are left out, as is the type of an argument whose
+// values are listed (enum): the descriptions say the form, and the server checks every call
+// against the full schema (published in tools.json), answering an unknown argument with the
+// names it takes.
 func lighten(schema map[string]any) map[string]any {
-	return eachProperty(schema, func(_ string, p map[string]any) {
+	schema = eachProperty(schema, func(_ string, p map[string]any) {
 		for _, kw := range validationOnly {
 			delete(p, kw)
 		}
@@ -210,7 +214,12 @@ func lighten(schema map[string]any) map[string]any {
 			delete(p, "oneOf")
 			p["type"] = types
 		}
+		if p["enum"] != nil {
+			delete(p, "type") // the values say it
+		}
 	})
+	delete(schema, "additionalProperties") // validation only: an unknown argument is refused by name
+	return schema
 }
 
 // validationOnly are the keywords lighten leaves out.

@@ -15,9 +15,12 @@ import (
 // Token budgets of the agent front end, measured with the official MCP TypeScript SDK client
 // and the o200k_base tokenizer on a 40-trade, 5-year ledger (testdata/ledger40.cgt).
 const (
-	toolsListBudget   = 4000  // tokens of tools/list
-	yearAnswerBudget  = 1500  // "total gains and losses for 2024/25" in one call
-	filingBudget      = 500   // "the SA108 boxes for 2024/25 and the tax at £60,000" in one call
+	toolsListBudget  = 2500 // tokens of tools/list
+	toolBudget       = 300  // tokens of any one tool in tools/list
+	yearAnswerBudget = 1500 // "total gains and losses for 2024/25" in one call
+	// "the SA108 boxes for 2024/25 and the tax at £60,000" in one call: 375 tokens before the
+	// bundled fund table's warning that VWRL has no ISIN (the target is 400; with it, 428).
+	filingBudget      = 430
 	resultBudget      = 25000 // any result with default arguments
 	tokensLedgerFile  = "mcp/testdata/ledger40.cgt"
 	tokensLedgerTitle = "40 trades, 2020/21 to 2024/25"
@@ -77,7 +80,10 @@ func TestTokenBudgets(t *testing.T) {
 	t.Logf("%-34s %6d tokens %7d chars (budget %d)", "tools/list", sum.ToolsListTokens, sum.ToolsListChars, toolsListBudget)
 	names := slices.Sorted(maps.Keys(sum.ToolTokens))
 	for _, name := range names {
-		t.Logf("  %-32s %6d tokens", name, sum.ToolTokens[name])
+		t.Logf("  %-32s %6d tokens (budget %d)", name, sum.ToolTokens[name], toolBudget)
+		if sum.ToolTokens[name] > toolBudget {
+			t.Errorf("tool %s is %d tokens in tools/list, over the budget of %d: describe a new argument in a few words, and one several tools take alike is described once, in the instructions", name, sum.ToolTokens[name], toolBudget)
+		}
 	}
 	if sum.ToolsListTokens > toolsListBudget {
 		t.Errorf("tools/list is %d tokens, over the budget of %d", sum.ToolsListTokens, toolsListBudget)

@@ -121,14 +121,17 @@ func hintsFor(label string) levelHints {
 	return unknownLevel
 }
 
-// annotationsFor sets all four hints from the side-effect label; none is left to a client's
-// default (which assumes destructive and open-world). The title is the tool's own, once.
+// annotationsFor sets the hints from the side-effect label; none that matters is left to a
+// client's default (which assumes destructive and open-world). destructiveHint and
+// idempotentHint mean something only when readOnlyHint is false (the MCP specification), so
+// a read-only tool carries readOnlyHint and openWorldHint alone. The title is the tool's own,
+// once.
 func annotationsFor(t Tool) mcpgo.ToolAnnotation {
 	h := hintsFor(t.SideEffects)
-	return mcpgo.ToolAnnotation{
-		ReadOnlyHint:    mcpgo.ToBoolPtr(h.readOnly),
-		DestructiveHint: mcpgo.ToBoolPtr(h.destructive),
-		IdempotentHint:  mcpgo.ToBoolPtr(h.idempotent),
-		OpenWorldHint:   mcpgo.ToBoolPtr(h.openWorld),
+	a := mcpgo.ToolAnnotation{ReadOnlyHint: mcpgo.ToBoolPtr(h.readOnly), OpenWorldHint: mcpgo.ToBoolPtr(h.openWorld)}
+	if !h.readOnly {
+		a.DestructiveHint = mcpgo.ToBoolPtr(h.destructive)
+		a.IdempotentHint = mcpgo.ToBoolPtr(h.idempotent)
 	}
+	return a
 }

@@ -74,7 +74,7 @@ func TestToolsListMatchesCatalog(t *testing.T) {
 		if !namePattern.MatchString(tool.Name) {
 			t.Errorf("tool name %q is not a valid MCP tool name", tool.Name)
 		}
-		checkLightSchema(t, c.Name, withoutDefaults(t, tool.InputSchema, c.InputSchema), c.InputSchema)
+		checkLightSchema(t, c.Name, withoutDefaults(t, tool.InputSchema, c.InputSchema), c.InputSchema, mcp.SharedArgNames(cat))
 		if tool.OutputSchema != nil {
 			t.Errorf("%s: tools/list carries an output schema without --structured", c.Name)
 		}
@@ -106,8 +106,8 @@ func TestToolSchemasShowTheAgentDefaults(t *testing.T) {
 		if d := sc.Properties["output"].Default; d != "compact" {
 			t.Errorf("%s: output defaults to %v, want compact", tool.Name, d)
 		}
-		if d := sc.Properties["max_chars"].Default; d != float64(mcp.DefaultMaxChars) {
-			t.Errorf("%s: max_chars defaults to %v", tool.Name, d)
+		if d := sc.Properties["max_chars"].Default; d != nil { // said once, in the instructions
+			t.Errorf("%s: max_chars shows a default, %v, which the instructions give", tool.Name, d)
 		}
 		if p, ok := sc.Properties["detail"]; ok && p.Default != "summary" {
 			t.Errorf("%s: detail defaults to %v, want summary", tool.Name, p.Default)
@@ -171,7 +171,10 @@ func rpcResult(t testing.TB, s *server.MCPServer, method string, params any, res
 // checkLightSchema checks a listed input schema against the catalog's: the same arguments,
 // required ones, descriptions and enums, and each argument's types (a choice of plain types as
 // a list), without the keywords that only validate.
-func checkLightSchema(t *testing.T, name string, got json.RawMessage, want map[string]any) {
+// checkLightSchema compares a listed input schema with the catalog's: the same arguments, each
+// with its description, values and types, less what only validates; an argument described
+// once in the instructions (shared) lists its values and plain type only.
+func checkLightSchema(t *testing.T, name string, got json.RawMessage, want map[string]any, shared map[string]string) {
 	t.Helper()
 	var g map[string]any
 	if err := json.Unmarshal(got, &g); err != nil {
@@ -180,8 +183,8 @@ func checkLightSchema(t *testing.T, name string, got json.RawMessage, want map[s
 	wantJSON, _ := json.Marshal(want)
 	var w map[string]any
 	json.Unmarshal(wantJSON, &w)
-	if !jsonEqualValues(g["required"], w["required"]) || !jsonEqualValues(g["additionalProperties"], w["additionalProperties"]) {
-		t.Errorf("%s: required %v / %v, want %v / %v", name, g["required"], g["additionalProperties"], w["required"], w["additionalProperties"])
+	if !jsonEqualValues(g["required"], w["required"]) || g["additionalProperties"] != nil {
+		t.Errorf("%s: required %v, want %v, and additionalProperties (validation only) left out: %v", name, g["required"], w["required"], g["additionalProperties"])
 	}
 	gp, _ := g["properties"].(map[string]any)
 	wp, _ := w["properties"].(map[string]any)
@@ -195,12 +198,21 @@ func checkLightSchema(t *testing.T, name string, got json.RawMessage, want map[s
 			t.Errorf("%s: argument %s is not listed", name, arg)
 			continue
 		}
+		if d, ok := shared[arg]; ok && wa["description"] == d {
+			if ga["description"] != nil || ga["items"] != nil || !jsonEqualValues(ga["enum"], wa["enum"]) {
+				t.Errorf("%s.%s: an argument described once in the instructions lists %v", name, arg, ga)
+			}
+			continue
+		}
 		for _, k := range []string{"description", "enum", "items"} {
 			if !jsonEqualValues(ga[k], wa[k]) {
 				t.Errorf("%s.%s: %s is %v, want %v", name, arg, k, ga[k], wa[k])
 			}
 		}
 		wantType := wa["type"]
+		if wa["enum"] != nil {
+			wantType = nil // the values say it
+		}
 		if alts, ok := wa["oneOf"].([]any); ok {
 			var types []any
 			for _, a := range alts {
@@ -227,16 +239,22 @@ func jsonEqualValues(a, b any) bool {
 
 func checkAnnotations(t *testing.T, c catalog.Command, a mcpgo.ToolAnnotation) {
 	t.Helper()
-	if a.ReadOnlyHint == nil || a.DestructiveHint == nil || a.IdempotentHint == nil || a.OpenWorldHint == nil {
+	// destructiveHint and idempotentHint mean something only when readOnlyHint is false.
+	if a.ReadOnlyHint == nil || a.OpenWorldHint == nil || !*a.ReadOnlyHint && (a.DestructiveHint == nil || a.IdempotentHint == nil) {
 		t.Fatalf("%s: annotations not all set: %+v", c.Name, a)
 	}
 	for _, l := range registry.SideEffectLevels {
 		if string(l.Level) != c.SideEffects {
 			continue
 		}
-		if *a.ReadOnlyHint != l.ReadOnly || *a.OpenWorldHint != l.OpenWorld || *a.DestructiveHint == l.ReadOnly || *a.IdempotentHint != l.ReadOnly {
-			t.Errorf("%s (%s): annotations %v/%v/%v/%v do not follow the level", c.Name, c.SideEffects,
-				*a.ReadOnlyHint, *a.DestructiveHint, *a.IdempotentHint, *a.OpenWorldHint)
+		if *a.ReadOnlyHint != l.ReadOnly || *a.OpenWorldHint != l.OpenWorld {
+			t.Errorf("%s (%s): annotations readOnly %v, openWorld %v do not follow the level", c.Name, c.SideEffects, *a.ReadOnlyHint, *a.OpenWorldHint)
+		}
+		if l.ReadOnly && (a.DestructiveHint != nil || a.IdempotentHint != nil) {
+			t.Errorf("%s (%s): a read-only tool carries destructive or idempotent hints (meaningless, and tokens)", c.Name, c.SideEffects)
+		}
+		if !l.ReadOnly && (!*a.DestructiveHint || *a.IdempotentHint) {
+			t.Errorf("%s (%s): a writing tool must be marked destructive and not idempotent", c.Name, c.SideEffects)
 		}
 		return
 	}

@@ -356,8 +356,8 @@ func (c *calc) eriHints() []string {
 			continue
 		}
 		first := c.txns[c.led.txns[i][0]].Date
-		out = append(out, fmt.Sprintf("%s has no ISIN in the ledger, so no bundled excess reportable income is applied to it; the fund table lists %s as %s: "+
-			"if that is the fund held, add the line `%s ISIN %s %s`", tk, tk, isin, first, tk, isin))
+		out = append(out, fmt.Sprintf("%s has no ISIN, so no bundled excess reportable income is applied; if it is %s, add `%s ISIN %s %s`",
+			tk, isin, first, tk, isin))
 	}
 	return out
 }

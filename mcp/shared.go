@@ -1,0 +1,109 @@
+package mcp
+
+import (
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+
+	"github.com/cgt-tools/cgt/catalog"
+	"github.com/cgt-tools/cgt/registry"
+)
+
+// Arguments many tools share (the shaping arguments, the ledger inputs, the filters) are
+// described once, in the server's instructions, rather than again in every tool's schema:
+// repeated on every tool they were half of tools/list. Each schema keeps the argument's name,
+// type, enum and default, which is what a model must see to call the tool; the instructions
+// say what each means. The set is found from the catalog, not listed by hand: an argument
+// whose description is the same in at least minSharing tools is shared, so an argument a
+// command adds later joins it by itself. A tool whose argument says something of its own (a
+// different description) keeps that description in its schema.
+
+// minSharing is how many tools must describe an argument alike for it to be described once.
+const minSharing = 2
+
+// sharedArg is one shared argument: its name and the description said once.
+type sharedArg struct {
+	Name, Description string
+	Tools             int
+}
+
+// sharedArgs finds the shared arguments of the commands' input schemas, by name.
+func sharedArgs(cat *catalog.Catalog) []sharedArg {
+	count := map[string]map[string]int{} // name → description → tools
+	for _, c := range cat.Commands {
+		props, _ := c.InputSchema["properties"].(map[string]any)
+		for name, v := range props {
+			p, _ := v.(map[string]any)
+			d, _ := p["description"].(string)
+			if d == "" {
+				continue
+			}
+			if count[name] == nil {
+				count[name] = map[string]int{}
+			}
+			count[name][d]++
+		}
+	}
+	var out []sharedArg
+	for _, name := range slices.Sorted(maps.Keys(count)) {
+		best, n := "", 0
+		for d, k := range count[name] {
+			if k > n || k == n && d < best {
+				best, n = d, k
+			}
+		}
+		if n >= minSharing {
+			out = append(out, sharedArg{Name: name, Description: best, Tools: n})
+		}
+	}
+	return out
+}
+
+// withoutSharedDescriptions returns an input schema in which each shared argument described
+// as the instructions describe it keeps only what a model must see: its name, its values when
+// it has a set of them (and output's default, compact), and its type when that is one plain
+// type (a string, a number); not its description, other defaults or compound forms (lists,
+// objects, a choice of types), which the instructions give.
+func withoutSharedDescriptions(schema map[string]any, shared []sharedArg) map[string]any {
+	desc := make(map[string]string, len(shared))
+	for _, s := range shared {
+		desc[s.Name] = s.Description
+	}
+	return eachProperty(schema, func(name string, p map[string]any) {
+		if d, ok := desc[name]; !ok || p["description"] != d {
+			return
+		}
+		delete(p, "description")
+		delete(p, "items")
+		if name != registry.ArgOutput {
+			delete(p, "default") // the instructions say it (max_chars 40000); output's stays in view
+		}
+		if t, scalar := p["type"].(string); !scalar || t == "array" || t == "object" {
+			delete(p, "type") // a list of forms, or items of a form, the instructions give
+		}
+	})
+}
+
+// sharedArgsNote is the instructions' paragraph describing the shared arguments.
+func sharedArgsNote(shared []sharedArg) string {
+	if len(shared) == 0 {
+		return ""
+	}
+	var b strings.Builder
+	b.WriteString("\nArguments several tools take (each tool's schema lists which it takes; one whose schema describes it says more there):\n")
+	for _, s := range shared {
+		fmt.Fprintf(&b, "- %s: %s\n", s.Name, strings.TrimSpace(s.Description))
+	}
+	return b.String()
+}
+
+// SharedArgNames are the arguments the agent front ends describe once, in the instructions,
+// for the catalog's commands.
+func SharedArgNames(cat *catalog.Catalog) map[string]string {
+	out := map[string]string{}
+	for _, s := range sharedArgs(cat) {
+		out[s.Name] = s.Description
+	}
+	return out
+}
