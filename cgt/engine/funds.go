@@ -69,10 +69,13 @@ type bnbUnits struct {
 // fundFor starts the bundled-ERI state of a holding, or returns nil when bundled figures are
 // off, the holding's ISIN is unknown or the table has no figures for it.
 func (c *calc) fundFor(ticker string, es []entry) *fundRun {
-	if c.eri == nil || c.isins == nil {
+	if c.eri == nil {
 		return nil
 	}
 	isin := c.isins[ticker]
+	if isin == "" && eri.IsISIN(ticker) { // a ledger may name a fund by its ISIN: that is its identity, not a guess
+		isin = ticker
+	}
 	if c.ident != nil && c.ident.nonReporing[ticker] { // declared non-reporting: no reportable income
 		return nil
 	}

@@ -236,3 +236,10 @@ func TestIncomeBoxesSplitAsTheReturnAsks(t *testing.T) {
 		t.Errorf("2023/24 ERI (distribution date 2023-12-30) not in its year: %+v", y)
 	}
 }
+
+func TestBundledERIAppliesToAHoldingNamedByItsISIN(t *testing.T) {
+	rep := mustRun(t, "2023-01-01 BUY IE00B810Q511 100 @ 10.00 GBP\n2023-01-01 POOL IE00B810Q511 50 COST 400 GBP\n", fundOpts(t))
+	if len(rep.ExcessIncome) != 2 || rep.ExcessIncome[0].Units.String() != "150" || rep.ExcessIncome[0].GBP.String() != "30.00" {
+		t.Fatalf("applied: %+v", rep.ExcessIncome)
+	}
+}

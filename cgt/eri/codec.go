@@ -282,6 +282,9 @@ func validTicker(s string) bool {
 	return true
 }
 
+// IsISIN reports whether s is an upper-case ISIN with a valid check digit.
+func IsISIN(s string) bool { return validISIN(s) }
+
 // validISIN checks an upper-case ISIN's form and check digit (ISO 6166: letters become two
 // digits, A = 10 … Z = 35, then the Luhn algorithm).
 func validISIN(s string) bool {
