@@ -7,9 +7,12 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strings"
 
 	"github.com/mark3labs/mcp-go/server"
+
+	"github.com/cgt-tools/cgt/registry"
 )
 
 // Program is what the server needs from the binary it runs in.
@@ -42,7 +45,7 @@ on stderr), until SIGTERM, SIGINT or SIGHUP.
   --make-root       create each --root folder that does not exist yet (readable by you only);
                     without it a missing --root is an error
   --toolsets NAMES  serve only these groups of tools, by command namespace (comma-separated,
-                    repeatable): transactions, report, matching, holdings, plan, fx, taxyear;
+                    repeatable): TOOLSETS;
                     all by default
   --structured      publish output schemas and answer with the envelope as structuredContent
                     (JSON output by default, and a one-line text); without it tools/list
@@ -62,6 +65,32 @@ on stderr), until SIGTERM, SIGINT or SIGHUP.
 Example client configuration: claude mcp add cgt -- cgt mcp --root ~/tax
 `
 
+// usage is usageText with the toolsets of the registry's served commands, so the list in
+// --help is never out of date.
+func usage(p Program) string {
+	return strings.Replace(usageText, "TOOLSETS", strings.Join(Toolsets(p.NewRegistry), ", "), 1)
+}
+
+// Toolsets are the command namespaces of the tools cgt serves, in the registry's order: the
+// names --toolsets takes.
+func Toolsets(newRegistry NewRegistryFunc) []string {
+	if newRegistry == nil {
+		return nil
+	}
+	reg, err := newRegistry(&registry.Deps{})
+	if err != nil {
+		return nil
+	}
+	var names []string
+	for _, c := range reg.Commands() {
+		m := c.Meta()
+		if ns, _, _ := strings.Cut(m.Name, "."); m.SideEffects.Served() && !slices.Contains(names, ns) {
+			names = append(names, ns)
+		}
+	}
+	return names
+}
+
 type flags struct {
 	roots, allow     []string
 	toolsets         []string
@@ -77,11 +106,11 @@ type flags struct {
 func Main(ctx context.Context, p Program, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fl, err := parseFlags(args, stderr)
 	if errors.Is(err, flag.ErrHelp) {
-		fmt.Fprint(stdout, usageText)
+		fmt.Fprint(stdout, usage(p))
 		return exitOK
 	}
 	if err != nil {
-		fmt.Fprintf(stderr, "cgt mcp: %v\n\n%s", err, usageText)
+		fmt.Fprintf(stderr, "cgt mcp: %v\n\n%s", err, usage(p))
 		return exitUsage
 	}
 	s, err := build(p, fl)
