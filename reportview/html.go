@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"html"
 	"io"
+	"sort"
 	"strconv"
 	"strings"
 
@@ -28,6 +29,7 @@ type view struct {
 	Chart    string // SVG markup built here, its text escaped
 	Pools    []poolView
 	Holdings []engine.Holding
+	Names    map[string]string // the broker's name of each ticker made from it
 	SetAside []setAsideView
 	ERI      []engine.ExcessIncome
 	Warnings []string
@@ -61,7 +63,7 @@ type setAsideView struct {
 }
 
 func newView(rep *engine.Report, ledger string, warnings []string) view {
-	v := view{Title: "Capital gains report", Holdings: rep.Holdings, Warnings: warnings, LossesBroughtForward: rep.LossesBroughtForward, ERI: rep.ExcessIncome}
+	v := view{Title: "Capital gains report", Holdings: rep.Holdings, Names: rep.SecurityNames, Warnings: warnings, LossesBroughtForward: rep.LossesBroughtForward, ERI: rep.ExcessIncome}
 	if ledger != "" {
 		v.Title += ": " + ledger
 	}
@@ -330,6 +332,18 @@ func writePage(w io.Writer, v view) error {
 			p("<tr><td>%s</td><td class=\"n\">%s</td><td class=\"n\">%s</td><td class=\"n\">£%s</td></tr>\n", esc(h.Ticker), esc(h.Quantity.String()), pounds(h.Cost), esc(h.AverageCost.String()))
 		}
 		p("</table></div>\n")
+	}
+	if len(v.Names) > 0 {
+		tickers := make([]string, 0, len(v.Names))
+		for tk := range v.Names {
+			tickers = append(tickers, tk)
+		}
+		sort.Strings(tickers)
+		p("<p class=\"note\">Tickers made from the broker's names of securities:</p>\n<ul>")
+		for _, tk := range tickers {
+			p("<li><code>%s</code>: %s</li>", esc(tk), esc(v.Names[tk]))
+		}
+		p("</ul>\n")
 	}
 	if len(v.Pools) > 0 {
 		p("<h2>Section 104 pools over time</h2>\n")
