@@ -76,3 +76,16 @@ func checkOutputSchema(t *testing.T, reg *registry.Registry, name string, out []
 		t.Errorf("output of %s does not match its published schema: %v", name, err)
 	}
 }
+
+// TestEveryCommandHasGoldenCases guards the checklist: a command with no golden case would
+// pass every golden test silently, so each registered command must have at least one
+// testdata/<command>/<case>.args.json.
+func TestEveryCommandHasGoldenCases(t *testing.T) {
+	for _, c := range testRegistry(t).Commands() {
+		name := c.Meta().Name
+		cases, _ := filepath.Glob(filepath.Join("testdata", name, "*.args.json"))
+		if len(cases) == 0 {
+			t.Errorf("%s has no golden case: add testdata/%s/<case>.args.json (the JSON arguments) and run UPDATE_GOLDEN=1 go test ./commands", name, name)
+		}
+	}
+}

@@ -28,7 +28,7 @@ var markedPages = []struct {
 	path    string
 	regions map[string]func(*catalog.Catalog) string
 }{
-	{"README.md", map[string]func(*catalog.Catalog) string{"COMMANDS": commandTable, "FORMATS": formatTable, "IMPORTERS": importerParagraph}},
+	{"README.md", map[string]func(*catalog.Catalog) string{"COMMANDS": commandTable, "SYNOPSIS": commandSynopsis, "FORMATS": formatTable, "IMPORTERS": importerParagraph}},
 	{"docs-site/src/content/docs/guides/mcp-setup.md", map[string]func(*catalog.Catalog) string{"TOOLS": toolTable}},
 	{"docs-site/src/content/docs/guides/brokers/index.md", map[string]func(*catalog.Catalog) string{"IMPORTERS": importerTable}},
 }
@@ -66,6 +66,20 @@ func fillRegion(src []byte, name, body string) ([]byte, error) {
 	out.WriteString("\n" + body)
 	out.Write(src[j:])
 	return out.Bytes(), nil
+}
+
+// commandSynopsis is the README's synopsis: each command's usage line as `cgt help` gives it,
+// in a code block.
+func commandSynopsis(c *catalog.Catalog) string {
+	var b strings.Builder
+	b.WriteString("```\n")
+	b.WriteString("cgt                                   the commands, by namespace\n")
+	b.WriteString("cgt help COMMAND                      usage, arguments, examples\n")
+	for _, cmd := range c.Commands {
+		b.WriteString(strings.TrimSpace(cmd.Usage) + "\n")
+	}
+	b.WriteString("```\n")
+	return b.String()
 }
 
 // commandTable is the README's table of commands: name, MCP tool, what it does.

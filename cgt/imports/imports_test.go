@@ -3,7 +3,6 @@ package imports
 import (
 	"bytes"
 	"encoding/json"
-	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -11,9 +10,8 @@ import (
 	"testing"
 
 	"github.com/cgt-tools/cgt/cgt/model"
+	"github.com/cgt-tools/cgt/internal/golden"
 )
-
-var update = flag.Bool("update", os.Getenv("UPDATE_GOLDEN") == "1", "rewrite golden files")
 
 // runSamples reads every sample in testdata/<dir>/ (SOURCE.txt gives their origin and
 // licence), checks that it is detected by content as broker with every row accounted for,
@@ -108,30 +106,11 @@ func txLine(t model.Transaction) string {
 	return strings.Join(parts, " ") + fmt.Sprintf(" (row %d)", t.Source.Line)
 }
 
+// compareGolden is the project's golden check (internal/golden): a missing golden fails,
+// UPDATE_GOLDEN=1 writes it.
 func compareGolden(t *testing.T, path string, got []byte) {
 	t.Helper()
-	if *update {
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("missing golden %s (run UPDATE_GOLDEN=1 go test ./cgt/imports)", path)
-		}
-		t.Skipf("missing golden %s (run UPDATE_GOLDEN=1 go test ./cgt/imports)", path)
-	}
-	if !bytes.Equal(got, want) {
-		w, g := strings.Split(string(want), "\n"), strings.Split(string(got), "\n")
-		for i := 0; i < len(w) && i < len(g); i++ {
-			if w[i] != g[i] {
-				t.Fatalf("%s differs (UPDATE_GOLDEN=1 go test ./cgt/imports to accept) at line %d:\n  want %s\n  got  %s", path, i+1, w[i], g[i])
-			}
-		}
-		t.Fatalf("%s differs in length (UPDATE_GOLDEN=1 go test ./cgt/imports to accept)", path)
-	}
+	golden.Check(t, path, got)
 }
 
 // readString imports inline content with the named importer forced.
