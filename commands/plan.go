@@ -3,12 +3,8 @@ package commands
 import (
 	"errors"
 	"fmt"
-	"sort"
 	"strings"
 
-	"github.com/shopspring/decimal"
-
-	"github.com/cgt-tools/cgt/cgt/dsl"
 	"github.com/cgt-tools/cgt/cgt/engine"
 	"github.com/cgt-tools/cgt/cgt/fx"
 	"github.com/cgt-tools/cgt/cgt/model"
@@ -38,39 +34,11 @@ type PlanArgs struct {
 // annual exempt amount.
 type YearFigures = plan.Figures
 
-// PlanTotals are what a plan's sales realise besides their gain, in pounds.
-type PlanTotals struct {
-	Proceeds       model.Money  `json:"proceeds" jsonschema_description:"What the sales raise, before their fees (GBP)."`
-	OffshoreIncome *model.Money `json:"offshore_income_gain,omitempty" jsonschema_description:"Offshore income gains of non-reporting funds sold: income, not capital gains (GBP)."`
-	IncomeTax      *model.Money `json:"income_tax,omitempty" jsonschema_description:"Income tax on the offshore income gains, when taxable_income is given (GBP)."`
-	TaxCost        *model.Money `json:"tax_cost,omitempty" jsonschema_description:"Tax after minus tax before, income tax included, when taxable_income is given (GBP)."`
-}
+// PlanTotals are what a plan's sales realise besides their gain.
+type PlanTotals = plan.Totals
 
-// outcome is the year's figures after planned sales, with the tax on any offshore income gain
-// they realise (it adds to income, at the person's marginal rates, and can move gains into
-// the higher rate), and their totals.
-func (p *planner) outcome(r plan.Result) (YearFigures, PlanTotals) {
-	t := PlanTotals{Proceeds: model.NewMoney(r.Proceeds)}
-	income, itax := p.Income, decimal.Zero
-	if r.OffshoreIncome.Sign() > 0 {
-		o := model.NewMoney(r.OffshoreIncome)
-		t.OffshoreIncome = &o
-		if income != nil {
-			in := *income
-			itax = tax.IncomeTaxOn(p.Year, in, r.OffshoreIncome)
-			in.TaxableIncome = in.TaxableIncome.Add(r.OffshoreIncome)
-			income = &in
-			it := model.NewMoney(itax)
-			t.IncomeTax = &it
-		}
-	}
-	after, before := p.FiguresWith(r.Year, income), p.Figures(p.BaseTY)
-	if before.Tax != nil && after.Tax != nil {
-		c := model.NewMoney(after.Tax.Exact().Sub(before.Tax.Exact()).Add(itax))
-		t.TaxCost = &c
-	}
-	return after, t
-}
+// outcome is plan.Outcome.
+func (p *planner) outcome(r plan.Result) (YearFigures, PlanTotals) { return p.Outcome(r) }
 
 // totalsText says what a plan realises, in the words of its result.
 func totalsText(b *strings.Builder, gain model.Money, t PlanTotals, after YearFigures) {
@@ -232,143 +200,12 @@ func priceArg(pr price) string {
 // are pence, read as the ledger reads them).
 type price = plan.Price
 
-// parsePrice reads "230.00 USD", "98.2", 98.2 or {"amount": "230.00", "currency": "USD"}.
-func parsePrice(arg string, v any) (price, error) {
-	bad := func(what string) error {
-		return envelope.New(envelope.InvalidArgument, fmt.Sprintf("%s: %s is not a price", arg, what),
-			"Give an amount and a currency, e.g. \"230.00 USD\" or {\"amount\": \"230.00\", \"currency\": \"USD\"}; GBP when no currency is given, GBX for pence.",
-			arg+`="230.00 USD"`).With("argument", arg).With("value", what)
-	}
-	var amount, currency string
-	switch t := v.(type) {
-	case string:
-		f := strings.Fields(t)
-		switch len(f) {
-		case 1:
-			amount = f[0]
-		case 2:
-			amount, currency = f[0], f[1]
-		default:
-			return price{}, bad(fmt.Sprintf("%q", t))
-		}
-	case float64:
-		amount = decimal.NewFromFloat(t).String()
-	case map[string]any:
-		amount, currency = fmt.Sprint(t["amount"]), ""
-		if c, ok := t["currency"].(string); ok {
-			currency = c
-		}
-		if t["amount"] == nil {
-			return price{}, bad("an object without amount")
-		}
-	default:
-		if s := fmt.Sprint(v); s != "" && v != nil {
-			amount = s
-		} else {
-			return price{}, bad("nothing")
-		}
-	}
-	amount = strings.TrimPrefix(strings.ReplaceAll(amount, ",", ""), "£")
-	d, err := plainDecimal(amount)
-	if err != nil || d.Sign() <= 0 {
-		return price{}, bad(fmt.Sprintf("%q", amount))
-	}
-	bare := currency == ""
-	if bare {
-		currency = model.GBP
-	}
-	if currency != "GBp" {
-		currency = strings.ToUpper(currency)
-	}
-	if !dsl.IsCurrency(currency) && currency != "GBX" && currency != "GBp" {
-		return price{}, bad(fmt.Sprintf("%q (currency %q)", amount+" "+currency, currency))
-	}
-	return price{Amount: d, Currency: currency, NoCurrency: bare}, nil
-}
-
-// parsePrices reads "AAPL=190.50 USD,VWRL=98.2", a list of such items, or an object from
-// ticker to price. Tickers are upper-cased.
-func parsePrices(v any) (map[string]price, []string, error) {
-	out := map[string]price{}
-	var order []string
-	add := func(ticker string, pv any) error {
-		ticker = strings.ToUpper(strings.TrimSpace(ticker))
-		if ticker == "" {
-			return envelope.New(envelope.InvalidArgument, "prices: an item has no ticker", "Write each price as TICKER=PRICE [CURRENCY].",
-				`prices="AAPL=190.50 USD,VWRL=98.2"`).With("argument", "prices")
-		}
-		pr, err := parsePrice("prices."+ticker, pv)
-		if err != nil {
-			return err
-		}
-		if _, dup := out[ticker]; !dup {
-			order = append(order, ticker)
-		}
-		out[ticker] = pr
-		return nil
-	}
-	item := func(s string) error {
-		for _, part := range strings.Split(s, ",") {
-			if strings.TrimSpace(part) == "" {
-				continue
-			}
-			t, pv, ok := strings.Cut(part, "=")
-			if !ok {
-				t, pv, ok = strings.Cut(part, ":")
-			}
-			if !ok {
-				return envelope.New(envelope.InvalidArgument, fmt.Sprintf("prices: %q has no =", strings.TrimSpace(part)),
-					"Write each price as TICKER=PRICE [CURRENCY].", `prices="AAPL=190.50 USD,VWRL=98.2"`).With("argument", "prices").With("value", part)
-			}
-			if err := add(t, strings.TrimSpace(pv)); err != nil {
-				return err
-			}
-		}
-		return nil
-	}
-	switch t := v.(type) {
-	case nil:
-	case string:
-		if err := item(t); err != nil {
-			return nil, nil, err
-		}
-	case []any:
-		for _, it := range t {
-			s, ok := it.(string)
-			if !ok {
-				return nil, nil, envelope.New(envelope.InvalidArgument, fmt.Sprintf("prices: %v is not TICKER=PRICE", it),
-					"Give a list of strings TICKER=PRICE [CURRENCY].", `{"prices":["AAPL=190.50 USD","VWRL=98.2"]}`).With("argument", "prices")
-			}
-			if err := item(s); err != nil {
-				return nil, nil, err
-			}
-		}
-	case map[string]any:
-		keys := make([]string, 0, len(t))
-		for k := range t {
-			keys = append(keys, k)
-		}
-		sort.Strings(keys)
-		for _, k := range keys {
-			if err := add(k, t[k]); err != nil {
-				return nil, nil, err
-			}
-		}
-	default:
-		return nil, nil, envelope.New(envelope.InvalidArgument, "prices: expected TICKER=PRICE items", "Give prices as \"AAPL=190.50 USD,VWRL=98.2\", a list or an object.",
-			`prices="AAPL=190.50 USD,VWRL=98.2"`).With("argument", "prices")
-	}
-	return out, order, nil
-}
-
-// plainDecimal reads digits with an optional fraction (no exponent, no sign), as a ledger
-// writes amounts and quantities; at most 30 characters.
-func plainDecimal(s string) (decimal.Decimal, error) {
-	if !isPlainNumber(s) || len(s) > 30 {
-		return decimal.Zero, fmt.Errorf("%q is not a plain number", s)
-	}
-	return decimal.NewFromString(s)
-}
+// The argument readers are the domain's (cgt/plan/args.go).
+var (
+	parsePrice   = plan.ParsePrice
+	parsePrices  = plan.ParsePrices
+	plainDecimal = plan.PlainDecimal
+)
 
 // extraMonths are the months ("2026-12") of the transactions read from extra lines, or nil.
 func extraMonths(txns []model.Transaction) map[string]bool {

@@ -173,34 +173,6 @@ func tickerList(arg string, v any) ([]string, error) {
 	return out, nil
 }
 
-// harvestNotes say what the search left out or could not do, in the user's words.
-func harvestNotes(h plan.Harvest, o plan.HarvestOptions) []string {
-	var notes []string
-	if len(h.Unpriced) > 0 {
-		notes = append(notes, "no price given for "+strings.Join(h.Unpriced, ", ")+": not considered.")
-	}
-	if len(h.Unsellable) > 0 {
-		notes = append(notes, strings.Join(h.Unsellable, ", ")+": a sale on the date fails with the ledger's later transactions: not considered.")
-	}
-	if len(h.Offshore) > 0 {
-		notes = append(notes, strings.Join(h.Offshore, ", ")+" (non-reporting funds): a sale realises an offshore income gain, taxed as income; it does not use the exempt amount: not considered.")
-	}
-	if h.Bounded {
-		notes = append(notes, fmt.Sprintf("the search for the closest combination stopped at its time bound after %d sales worked out: the sales shown are the closest found, maybe not the closest there is; fewer holdings (only=) make it exhaustive.", h.Evaluations))
-	}
-	if h.KnownOnly {
-		notes = append(notes, "exchange rates for the plan's month are not published yet: the plan uses only holdings whose value in pounds is known, which reach the same total.")
-	} else if len(h.Provisional) > 0 {
-		notes = append(notes, fmt.Sprintf("%s: priced in a currency whose rate for the plan's month is not published yet, so the gain in pounds will move; a margin (margin=) keeps the plan under the target.", strings.Join(h.Provisional, ", ")))
-	}
-	for _, t := range append(append([]string{}, o.Only...), o.Exclude...) {
-		if _, ok := o.Prices[t]; !ok {
-			notes = append(notes, fmt.Sprintf("only/exclude names %s, which has no price: it changes nothing.", t))
-		}
-	}
-	return notes
-}
-
 func planHarvest(_ context.Context, deps *registry.Deps, a PlanHarvestArgs) (PlanHarvestResult, []string, error) {
 	prices, order, err := parsePrices(a.Prices)
 	if err != nil {
@@ -250,7 +222,7 @@ func planHarvest(_ context.Context, deps *registry.Deps, a PlanHarvestArgs) (Pla
 		Direction: h.Direction, Before: p.Figures(p.BaseTY), After: after, SafeRebuy: safe, Sales: harvestSales(h.Sales, p.Date), ledger: p.ledger,
 		Defeats: fmt.Sprintf("Buying a security sold back on or before %s (30 days, \"bed and breakfast\") matches the purchase with the sale and undoes its gain or loss; buying it in an ISA, or by a spouse or civil partner, does not. From %s a purchase is safe.",
 			safe.AddDays(-1), safe)}
-	notes := append(priceNotes, harvestNotes(h, o)...)
+	notes := append(priceNotes, h.Notes(o)...)
 	var lines []string
 	for _, s := range res.Sales {
 		lines = append(lines, s.Line)

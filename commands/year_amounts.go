@@ -9,6 +9,7 @@ import (
 
 	"github.com/shopspring/decimal"
 
+	"github.com/cgt-tools/cgt/cgt/plan"
 	"github.com/cgt-tools/cgt/cgt/taxyear"
 	"github.com/cgt-tools/cgt/envelope"
 )
@@ -158,19 +159,7 @@ func parseAmount(arg, s string) (decimal.Decimal, error) {
 }
 
 // isPlainNumber accepts digits with at most one decimal point: no exponent, sign or spaces.
-func isPlainNumber(s string) bool {
-	dot := false
-	for i, c := range s {
-		switch {
-		case c >= '0' && c <= '9':
-		case c == '.' && !dot && i > 0 && i < len(s)-1:
-			dot = true
-		default:
-			return false
-		}
-	}
-	return s != ""
-}
+func isPlainNumber(s string) bool { return plan.PlainNumber(s) }
 
 func amountError(arg, value, why string) *envelope.Error {
 	return envelope.New(envelope.InvalidArgument,

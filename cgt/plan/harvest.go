@@ -446,6 +446,34 @@ func (p *Planner) finish(hp Harvest, best solution, s *search, slack int64, dir 
 	return hp, s.err()
 }
 
+// Notes say what the search left out or could not do, in the user's words.
+func (h Harvest) Notes(o HarvestOptions) []string {
+	var notes []string
+	if len(h.Unpriced) > 0 {
+		notes = append(notes, "no price given for "+strings.Join(h.Unpriced, ", ")+": not considered.")
+	}
+	if len(h.Unsellable) > 0 {
+		notes = append(notes, strings.Join(h.Unsellable, ", ")+": a sale on the date fails with the ledger's later transactions: not considered.")
+	}
+	if len(h.Offshore) > 0 {
+		notes = append(notes, strings.Join(h.Offshore, ", ")+" (non-reporting funds): a sale realises an offshore income gain, taxed as income; it does not use the exempt amount: not considered.")
+	}
+	if h.Bounded {
+		notes = append(notes, fmt.Sprintf("the search for the closest combination stopped at its time bound after %d sales worked out: the sales shown are the closest found, maybe not the closest there is; fewer holdings (only=) make it exhaustive.", h.Evaluations))
+	}
+	if h.KnownOnly {
+		notes = append(notes, "exchange rates for the plan's month are not published yet: the plan uses only holdings whose value in pounds is known, which reach the same total.")
+	} else if len(h.Provisional) > 0 {
+		notes = append(notes, fmt.Sprintf("%s: priced in a currency whose rate for the plan's month is not published yet, so the gain in pounds will move; a margin (margin=) keeps the plan under the target.", strings.Join(h.Provisional, ", ")))
+	}
+	for _, t := range append(append([]string{}, o.Only...), o.Exclude...) {
+		if _, ok := o.Prices[t]; !ok {
+			notes = append(notes, fmt.Sprintf("only/exclude names %s, which has no price: it changes nothing.", t))
+		}
+	}
+	return notes
+}
+
 // String describes the search for a note.
 func (hp Harvest) String() string {
 	return fmt.Sprintf("%s towards %s: %d sales, %d evaluations", hp.Direction, hp.Aim, len(hp.Sales), hp.Evaluations)

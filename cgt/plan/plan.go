@@ -272,6 +272,40 @@ func (p *Planner) Apply(sales []Sale) (Result, error) {
 	return r, nil
 }
 
+// Totals are what a plan's sales realise besides their gain, in pounds.
+type Totals struct {
+	Proceeds       model.Money  `json:"proceeds" jsonschema_description:"What the sales raise, before their fees (GBP)."`
+	OffshoreIncome *model.Money `json:"offshore_income_gain,omitempty" jsonschema_description:"Offshore income gains of non-reporting funds sold: income, not capital gains (GBP)."`
+	IncomeTax      *model.Money `json:"income_tax,omitempty" jsonschema_description:"Income tax on the offshore income gains, when taxable_income is given (GBP)."`
+	TaxCost        *model.Money `json:"tax_cost,omitempty" jsonschema_description:"Tax after minus tax before, income tax included, when taxable_income is given (GBP)."`
+}
+
+// Outcome is the year's figures after planned sales, with the tax on any offshore income gain
+// they realise (it adds to income, at the person's marginal rates, and can move gains into
+// the higher rate), and their totals.
+func (p *Planner) Outcome(r Result) (Figures, Totals) {
+	t := Totals{Proceeds: model.NewMoney(r.Proceeds)}
+	income, itax := p.Income, decimal.Zero
+	if r.OffshoreIncome.Sign() > 0 {
+		o := model.NewMoney(r.OffshoreIncome)
+		t.OffshoreIncome = &o
+		if income != nil {
+			in := *income
+			itax = tax.IncomeTaxOn(p.Year, in, r.OffshoreIncome)
+			in.TaxableIncome = in.TaxableIncome.Add(r.OffshoreIncome)
+			income = &in
+			it := model.NewMoney(itax)
+			t.IncomeTax = &it
+		}
+	}
+	after, before := p.FiguresWith(r.Year, income), p.Figures(p.BaseTY)
+	if before.Tax != nil && after.Tax != nil {
+		c := model.NewMoney(after.Tax.Exact().Sub(before.Tax.Exact()).Add(itax))
+		t.TaxCost = &c
+	}
+	return after, t
+}
+
 // ApplyOwn is Apply for one sale worked on the security's own sub-ledger (see own): the same
 // figures for it, at the cost of its own lines rather than the whole ledger's. Report and Year
 // are the sub-ledger's.
