@@ -51,9 +51,10 @@ type Harvest struct {
 	// KnownOnly is set when holdings priced in a currency with a provisional rate were left
 	// out because the others reach the same total; Provisional names the sales that rest on
 	// such a rate.
-	KnownOnly   bool
-	Provisional []string
-	Coupled     bool // the sales together differ from the sum of each alone (a takeover links them); reduced to fit
+	KnownOnly    bool
+	KnownShortBy decimal.Decimal // how much closer the holdings left out would have come
+	Provisional  []string
+	Coupled      bool // the sales together differ from the sum of each alone (a takeover links them); reduced to fit
 }
 
 // Chosen is one sale of a harvest.
@@ -108,13 +109,18 @@ func (p *Planner) Harvest(o HarvestOptions) (Harvest, error) {
 	if err != nil {
 		return hp, err
 	}
+	// Holdings priced in a currency whose rate is provisional are used only when they bring the
+	// plan closer by more than their own uncertainty could take away: £10, or 1% of what is left.
 	known := slices.DeleteFunc(slices.Clone(curves), func(c *curve) bool { return c.provisional })
 	best := s.solve(known, slack)
-	if len(known) < len(curves) && best.total < slack {
-		if all := s.solve(curves, slack); all.total > best.total {
-			best = all
-		} else {
-			hp.KnownOnly = true
+	if len(known) < len(curves) {
+		hp.KnownOnly = true
+		if best.total < slack {
+			if all := s.solve(curves, slack); all.total-best.total > max(1000, slack/100) {
+				best, hp.KnownOnly = all, false
+			} else {
+				hp.KnownShortBy = decimal.New(all.total-best.total, -2)
+			}
 		}
 	}
 	if err := s.err(); err != nil {
@@ -461,8 +467,10 @@ func (h Harvest) Notes(o HarvestOptions) []string {
 	if h.Bounded {
 		notes = append(notes, fmt.Sprintf("the search for the closest combination stopped at its time bound after %d sales worked out: the sales shown are the closest found, maybe not the closest there is; fewer holdings (only=) make it exhaustive.", h.Evaluations))
 	}
-	if h.KnownOnly {
-		notes = append(notes, "exchange rates for the plan's month are not published yet: the plan uses only holdings whose value in pounds is known, which reach the same total.")
+	if h.KnownOnly && h.KnownShortBy.Sign() == 0 {
+		notes = append(notes, "exchange rates for the plan's month are not published yet: the plan uses only holdings whose value in pounds is known, which reach as far.")
+	} else if h.KnownOnly {
+		notes = append(notes, fmt.Sprintf("exchange rates for the plan's month are not published yet: the plan uses only holdings whose value in pounds is known; holdings priced in other currencies would come £%s closer, less than their rate could move (name them in only= to use them).", h.KnownShortBy.StringFixed(2)))
 	} else if len(h.Provisional) > 0 {
 		notes = append(notes, fmt.Sprintf("%s: priced in a currency whose rate for the plan's month is not published yet, so the gain in pounds will move; a margin (margin=) keeps the plan under the target.", strings.Join(h.Provisional, ", ")))
 	}
