@@ -105,12 +105,12 @@ func (p *planner) harvestOptions(a PlanHarvestArgs, prices map[string]price) (pl
 	}
 	given := a.TargetGain != nil && a.TargetGain != ""
 	if given {
-		if o.Target, err = poundsArg("target_gain", a.TargetGain, true, "target_gain=-1000"); err != nil {
+		if o.Target, err = plan.Pounds("target_gain", a.TargetGain, true, "target_gain=-1000"); err != nil {
 			return o, false, err
 		}
 	}
 	if a.Margin != nil && a.Margin != "" {
-		if o.Margin, err = poundsArg("margin", a.Margin, false, "margin=100"); err != nil {
+		if o.Margin, err = plan.Pounds("margin", a.Margin, false, "margin=100"); err != nil {
 			return o, false, err
 		}
 	}
@@ -121,10 +121,10 @@ func (p *planner) harvestOptions(a PlanHarvestArgs, prices map[string]price) (pl
 		}
 		o.Fees = &f
 	}
-	if o.Only, err = tickerList("only", a.Only); err != nil {
+	if o.Only, err = plan.Tickers("only", a.Only); err != nil {
 		return o, false, err
 	}
-	if o.Exclude, err = tickerList("exclude", a.Exclude); err != nil {
+	if o.Exclude, err = plan.Tickers("exclude", a.Exclude); err != nil {
 		return o, false, err
 	}
 	o.Provisional = func(ccy string) bool {
@@ -132,45 +132,6 @@ func (p *planner) harvestOptions(a PlanHarvestArgs, prices map[string]price) (pl
 		return ccy != model.GBP && err != nil
 	}
 	return o, !given, nil
-}
-
-// poundsArg reads an amount of pounds ("1,000", "£1000.50"; negative only when neg).
-func poundsArg(arg string, v any, neg bool, example string) (decimal.Decimal, error) {
-	s := strings.TrimPrefix(strings.ReplaceAll(strings.TrimSpace(fmt.Sprint(v)), ",", ""), "£")
-	minus := neg && strings.HasPrefix(s, "-")
-	d, err := plainDecimal(strings.TrimPrefix(s, "-"))
-	if err != nil || strings.HasPrefix(s, "-") && !neg {
-		return decimal.Zero, envelope.New(envelope.InvalidArgument, fmt.Sprintf("%s %v is not an amount of pounds", arg, v),
-			"Give an amount in GBP, digits with an optional fraction.", example).With("argument", arg).With("value", fmt.Sprint(v))
-	}
-	if minus {
-		d = d.Neg()
-	}
-	return d, nil
-}
-
-// tickerList reads "VWRL,LGEN" or a list of tickers, upper-cased.
-func tickerList(arg string, v any) ([]string, error) {
-	var items []string
-	switch t := v.(type) {
-	case nil:
-	case string:
-		items = strings.Split(t, ",")
-	case []any:
-		for _, it := range t {
-			items = append(items, fmt.Sprint(it))
-		}
-	default:
-		return nil, envelope.New(envelope.InvalidArgument, fmt.Sprintf("%s: %v is not a list of tickers", arg, v),
-			"Give tickers separated by commas.", arg+"=VWRL,LGEN").With("argument", arg)
-	}
-	var out []string
-	for _, it := range items {
-		if it = strings.ToUpper(strings.TrimSpace(it)); it != "" {
-			out = append(out, it)
-		}
-	}
-	return out, nil
 }
 
 func planHarvest(_ context.Context, deps *registry.Deps, a PlanHarvestArgs) (PlanHarvestResult, []string, error) {

@@ -175,3 +175,42 @@ func PlainDecimal(s string) (decimal.Decimal, error) {
 	}
 	return decimal.NewFromString(s)
 }
+
+// Pounds reads an amount of pounds ("1,000", "£1000.50"; negative only when neg).
+func Pounds(arg string, v any, neg bool, example string) (decimal.Decimal, error) {
+	s := strings.TrimPrefix(strings.ReplaceAll(strings.TrimSpace(fmt.Sprint(v)), ",", ""), "£")
+	minus := neg && strings.HasPrefix(s, "-")
+	d, err := PlainDecimal(strings.TrimPrefix(s, "-"))
+	if err != nil || strings.HasPrefix(s, "-") && !neg {
+		return decimal.Zero, argError(fmt.Sprintf("%s %v is not an amount of pounds", arg, v),
+			"Give an amount in GBP, digits with an optional fraction.", example, arg, fmt.Sprint(v))
+	}
+	if minus {
+		d = d.Neg()
+	}
+	return d, nil
+}
+
+// Tickers reads "VWRL,LGEN" or a list of tickers, upper-cased.
+func Tickers(arg string, v any) ([]string, error) {
+	var items []string
+	switch t := v.(type) {
+	case nil:
+	case string:
+		items = strings.Split(t, ",")
+	case []any:
+		for _, it := range t {
+			items = append(items, fmt.Sprint(it))
+		}
+	default:
+		return nil, argError(fmt.Sprintf("%s: %v is not a list of tickers", arg, v),
+			"Give tickers separated by commas.", arg+"=VWRL,LGEN", arg, "")
+	}
+	var out []string
+	for _, it := range items {
+		if it = strings.ToUpper(strings.TrimSpace(it)); it != "" {
+			out = append(out, it)
+		}
+	}
+	return out, nil
+}
