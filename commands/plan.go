@@ -118,13 +118,9 @@ func newPlanner(deps *registry.Deps, a PlanArgs) (*planner, error) {
 	return p, nil
 }
 
-// run is Planner.Run with the rates remedy on a missing rate.
-func (p *planner) run(sales []plan.Sale) (*engine.Report, engine.TaxYear, error) {
-	rep, ty, err := p.Run(sales)
-	if err != nil {
-		return nil, ty, withRatesRemedy(err, p.rates.Base())
-	}
-	return rep, ty, nil
+// remedy adds the rates argument to a plan's missing-rate error.
+func (p *planner) remedy(err error) error {
+	return withRatesRemedy(err, p.rates.Base())
 }
 
 // warnings are the ledger's warnings, those about the planned lines left out (the plan's own

@@ -165,7 +165,7 @@ func planHarvest(_ context.Context, deps *registry.Deps, a PlanHarvestArgs) (Pla
 	}
 	h, err := p.Harvest(o)
 	if err != nil {
-		return PlanHarvestResult{}, p.warnings(), err
+		return PlanHarvestResult{}, p.warnings(), p.remedy(err)
 	}
 	target := o.Target
 	var sales []plan.Sale
@@ -174,7 +174,7 @@ func planHarvest(_ context.Context, deps *registry.Deps, a PlanHarvestArgs) (Pla
 	}
 	r, err := p.Apply(sales)
 	if err != nil {
-		return PlanHarvestResult{}, p.warnings(), err
+		return PlanHarvestResult{}, p.warnings(), p.remedy(err)
 	}
 	after, totals := p.outcome(r)
 	_, safe := engine.ThirtyDayWindow(p.Date)

@@ -116,7 +116,7 @@ func planSale(_ context.Context, deps *registry.Deps, a PlanSaleArgs) (PlanSaleR
 	s := plan.Sale{Ticker: ticker, Quantity: qty, Price: pr, Fees: fees}
 	r, err := p.Apply([]plan.Sale{s})
 	if err != nil {
-		return PlanSaleResult{}, p.warnings(), err
+		return PlanSaleResult{}, p.warnings(), p.remedy(err)
 	}
 	after, totals := p.outcome(r)
 	until, safe := engine.ThirtyDayWindow(p.Date)

@@ -88,7 +88,7 @@ func thirdPartyText(root string, t Target) ([]byte, error) {
 	}
 	goLicence, err := os.ReadFile(filepath.Join(strings.TrimSpace(string(goroot)), "LICENSE"))
 	if err != nil {
-		return nil, fmt.Errorf("Go's own LICENSE: %w", err)
+		return nil, fmt.Errorf("the Go distribution's LICENSE: %w", err)
 	}
 	fmt.Fprintf(&b, "\n=== Go standard library and runtime ===\n\n%s\n", bytes.TrimRight(goLicence, "\n"))
 	for _, m := range mods {
