@@ -3,13 +3,13 @@ package sources
 import (
 	"cmp"
 	"context"
-	"crypto/sha256"
 	"fmt"
 	"hash/maphash"
 	"slices"
 	"strconv"
 	"strings"
 
+	"github.com/cgt-tools/cgt/cgt/internal/digest"
 	"github.com/cgt-tools/cgt/cgt/model"
 )
 
@@ -68,7 +68,7 @@ func identify(broker string, txns []model.Transaction) {
 // quantity and amounts). It leaves out the account, which the same file given another account
 // changes; accounts are compared when rows are matched instead.
 func Fingerprint(broker string, t *model.Transaction) string {
-	sum := sha256.Sum256(appendContent([]byte(broker+"|"), t))
+	sum := digest.Sum256(appendContent([]byte(broker+"|"), t))
 	return fingerprintPrefix + fmt.Sprintf("%x", sum[:8])
 }
 
@@ -83,7 +83,7 @@ func (c *combiner) rank() []int {
 	digests := make([]*[32]byte, len(c.srcs))
 	digest := func(s int) *[32]byte {
 		if digests[s] == nil {
-			h := sha256.New()
+			h := digest.New()
 			var buf []byte
 			for _, t := range c.srcs[s].txns() {
 				buf = appendContent(buf[:0], &t)
