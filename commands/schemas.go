@@ -1,18 +1,10 @@
 package commands
 
 import (
-	"embed"
 	"encoding/json"
 	"fmt"
 	"reflect"
 )
-
-// schemaFiles are the argument and result schemas of every command, reflected from their Go
-// types by cgt gen (schemas/<command>.input.json and .data.json) and checked for drift, so that
-// running a command never reflects a schema.
-//
-//go:embed schemas/*.json
-var schemaFiles embed.FS
 
 // Schemas is the registry's schema source in the programs that serve commands: the files cgt
 // gen wrote.

@@ -2,13 +2,23 @@
 // page stays responsive while a large ledger is worked out. Messages in: {id, request, names,
 // contents}; out: {type: 'ready', commands} once, then {type: 'result', id, envelope, html,
 // text} or {type: 'result', id, fault} per request. Nothing here reaches the network except
-// the one fetch of cgt.wasm from this site.
+// the fetches, from this site, of cgt.wasm and of the two tables it is built without (HMRC's
+// monthly exchange rates and the bundled ERI figures: the same files the command line embeds).
 'use strict';
 importScripts('wasm_exec.js');
 
 const ready = new Promise((resolve) => { self.cgtReady = resolve; });
 
+// The bundled tables, fetched beside the module while it compiles; cgt.wasm reads them from
+// self.cgtTables when it starts.
+async function fetchText(url) {
+  const response = await fetch(url);
+  if (!response.ok) throw new Error(`${url}: ${response.status} ${response.statusText}`);
+  return response.text();
+}
+
 async function start() {
+  const tables = Promise.all([fetchText('tables/rates.csv'), fetchText('tables/eri.txt')]);
   const go = new Go();
   let module;
   try {
@@ -19,6 +29,8 @@ async function start() {
     if (!response.ok) throw new Error(`cgt.wasm: ${response.status} ${response.statusText}`);
     module = await WebAssembly.instantiate(await response.arrayBuffer(), go.importObject);
   }
+  const [rates, eri] = await tables;
+  self.cgtTables = { rates, eri };
   go.run(module.instance).then(() => {
     self.postMessage({ type: 'fatal', message: 'the calculator stopped unexpectedly; reload the page' });
   });

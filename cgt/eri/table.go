@@ -136,12 +136,6 @@ func (t *Table) ISINs() []string {
 	return out
 }
 
-// embeddedTable is the table cmd/erigen writes (make eri) from ../shared/eri; NOTICE.txt beside
-// it is the compilation's licence, which travels with it.
-//
-//go:embed table.txt
-var embeddedTable string
-
 // Notice is the source and licence of the bundled figures (NOTICE.txt).
 //
 //go:embed NOTICE.txt
@@ -151,6 +145,16 @@ var (
 	bundledOnce sync.Once
 	bundled     *Table
 )
+
+// UseBundled makes data, the table as cmd/erigen writes it (table.txt), the bundled table. The
+// browser module is built without it; the page fetches the file beside the module (make web)
+// and gives it here before the first command runs, so the figures are the command line's.
+// Not for use once commands are running.
+func UseBundled(data string) {
+	bundledOnce = sync.Once{}
+	bundled = nil
+	embeddedTable = data
+}
 
 // Bundled is the table built into the program, parsed on first use.
 func Bundled() *Table {

@@ -19,12 +19,15 @@ import (
 
 	"syscall/js"
 
+	"github.com/cgt-tools/cgt/cgt/eri"
+	"github.com/cgt-tools/cgt/cgt/fx"
 	"github.com/cgt-tools/cgt/cmd/cgt-wasm/webapp"
 	"github.com/cgt-tools/cgt/envelope"
 )
 
 func main() {
 	global := js.Global()
+	useTables(global.Get("cgtTables"))
 	global.Set("cgtCommands", js.FuncOf(func(js.Value, []js.Value) any {
 		names := webapp.Commands()
 		out := make([]any, len(names))
@@ -68,4 +71,20 @@ func failure(msg string) webapp.Response {
 
 func reply(r webapp.Response) any {
 	return map[string]any{"envelope": string(r.Envelope), "html": r.HTML, "text": r.Text}
+}
+
+// useTables gives the engine the bundled tables the page fetched beside the module (make web
+// copies them into web/dist): HMRC's monthly rates (cgt/fx/rates.csv) and the ERI table
+// (cgt/eri/table.txt). They are left out of the module to keep it small; being the same files
+// the command line embeds, the figures are the same.
+func useTables(t js.Value) {
+	if t.Type() != js.TypeObject {
+		return
+	}
+	if v := t.Get("rates"); v.Type() == js.TypeString {
+		fx.UseBundled(v.String())
+	}
+	if v := t.Get("eri"); v.Type() == js.TypeString {
+		eri.UseBundled(v.String())
+	}
 }
