@@ -3,7 +3,6 @@ package commands
 import (
 	"context"
 	"fmt"
-	"net/url"
 	"strings"
 	"time"
 
@@ -135,8 +134,7 @@ func monthlyBase(s string) (string, error) {
 	if s == "" {
 		return HMRCMonthlyURL, nil
 	}
-	u, err := url.Parse(s)
-	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.RawQuery != "" || u.Fragment != "" {
+	if !isFolderURL(s) {
 		return "", envelope.New(envelope.InvalidArgument, fmt.Sprintf("base_url %q is not an http(s) folder URL", clipText(s)),
 			"Give the URL of the folder holding monthly_xml_YYYY-MM.xml files, or leave base_url out for HMRC's.",
 			"cgt fx.update base_url="+HMRCMonthlyURL).With("argument", "base_url").With("value", clipText(s))

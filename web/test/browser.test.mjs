@@ -188,8 +188,12 @@ test('the module is within its size budget', { skip }, () => {
   const gz = gzipSync(wasm, { level: 9 }).length;
   console.log(`# cgt.wasm: ${wasm.length} bytes, ${gz} gzip -9 (budget ${MODULE_GZIP_MAX})`);
   assert.ok(gz <= MODULE_GZIP_MAX, `cgt.wasm is ${gz} bytes gzipped, over ${MODULE_GZIP_MAX}`);
-  for (const f of ['index.html', 'app.js', 'app.css', 'worker.js', 'wasm_exec.js', 'example.cgt']) {
+  for (const f of ['index.html', 'app.js', 'app.css', 'worker.js', 'wasm_exec.js', 'example.cgt', 'tables/NOTICE.txt']) {
     assert.ok(existsSync(join(dist, f)), `web/dist/${f} is missing`);
+  }
+  // The tables the module is built without, fetched by the page: the files the CLI embeds.
+  for (const [f, src] of [['tables/rates.csv', 'cgt/fx/rates.csv'], ['tables/eri.txt', 'cgt/eri/table.txt']]) {
+    assert.ok(readFileSync(join(dist, f)).equals(readFileSync(join(repo, src))), `web/dist/${f} is not ${src}`);
   }
 });
 

@@ -29,6 +29,7 @@ func TestBrowserModuleLinksWhatThePageRuns(t *testing.T) {
 		"net/http",
 		"crypto/sha256", // the FIPS 140 module, ~45 KB gzipped: cgt/internal/digest instead
 		"crypto/internal/fips140",
+		"net/url", // fx.update's base_url check, the command line's only
 		"github.com/cgt-tools/cgt/mcp",
 		"github.com/cgt-tools/cgt/toolcli",
 		"github.com/cgt-tools/cgt/gen",
