@@ -157,7 +157,7 @@ cross:
 # copied from the Go installation that built the module (the two must match).
 # Inlining is kept where the calculation spends its time (the ledger reader, the engine, the
 # model, decimal, the runtime, the envelope writer) and turned off elsewhere, where it only
-# multiplies code every visitor downloads: 242 KB less gzipped, and no slower
+# multiplies code every visitor downloads: 240 KB less gzipped than inlining everywhere, and no slower
 # (docs/performance.md, "The browser app"). The module is built without the bundled rates and
 # ERI tables, which are copied beside it into tables/ (the page fetches them; cmd/cgt-wasm).
 WEB_DIST := web/dist
