@@ -174,7 +174,10 @@ web:
 	mkdir -p $(WEB_DIST)/tables
 	cp cgt/fx/rates.csv $(WEB_DIST)/tables/rates.csv
 	cp cgt/eri/table.txt $(WEB_DIST)/tables/eri.txt
-	cp cgt/eri/NOTICE.txt $(WEB_DIST)/tables/NOTICE.txt
+	cat cgt/fx/NOTICE.txt > $(WEB_DIST)/tables/NOTICE.txt
+	printf '\n' >> $(WEB_DIST)/tables/NOTICE.txt
+	cat cgt/eri/NOTICE.txt >> $(WEB_DIST)/tables/NOTICE.txt
+	cp LICENSE NOTICE $(WEB_DIST)/
 	@echo "web/dist: cgt.wasm $$(wc -c < $(WEB_DIST)/cgt.wasm) bytes, $$(gzip -9 -c $(WEB_DIST)/cgt.wasm | wc -c) gzip -9"
 
 # The browser test: the built page in Debian's chromium (playwright-core), against the CLI.

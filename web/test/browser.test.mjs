@@ -188,8 +188,13 @@ test('the module is within its size budget', { skip }, () => {
   const gz = gzipSync(wasm, { level: 9 }).length;
   console.log(`# cgt.wasm: ${wasm.length} bytes, ${gz} gzip -9 (budget ${MODULE_GZIP_MAX})`);
   assert.ok(gz <= MODULE_GZIP_MAX, `cgt.wasm is ${gz} bytes gzipped, over ${MODULE_GZIP_MAX}`);
-  for (const f of ['index.html', 'app.js', 'app.css', 'worker.js', 'wasm_exec.js', 'example.cgt', 'tables/NOTICE.txt']) {
+  for (const f of ['index.html', 'app.js', 'app.css', 'worker.js', 'wasm_exec.js', 'example.cgt', 'tables/NOTICE.txt', 'LICENSE', 'NOTICE']) {
     assert.ok(existsSync(join(dist, f)), `web/dist/${f} is missing`);
+  }
+  // Both bundled data sets' notices travel with the tables the page fetches.
+  const notice = readFileSync(join(dist, 'tables/NOTICE.txt'), 'utf8');
+  for (const src of ['cgt/fx/NOTICE.txt', 'cgt/eri/NOTICE.txt']) {
+    assert.ok(notice.includes(readFileSync(join(repo, src), 'utf8').trim()), `web/dist/tables/NOTICE.txt lacks ${src}`);
   }
   // The tables the module is built without, fetched by the page: the files the CLI embeds.
   for (const [f, src] of [['tables/rates.csv', 'cgt/fx/rates.csv'], ['tables/eri.txt', 'cgt/eri/table.txt']]) {
