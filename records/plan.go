@@ -423,20 +423,7 @@ func (b *builder) value(v reflect.Value, key string, vp *valuePlan, omitempty bo
 		b.spans = append(b.spans, span{len(b.rec.Fields), start, len(b.buf)})
 		b.rec.Fields = append(b.rec.Fields, Field{Key: key, Type: vp.typ})
 	case shapeStruct:
-		p := vp.nested.get()
-		for i := range p.ops {
-			op := &p.ops[i]
-			fv := v.Field(op.index)
-			switch op.role {
-			case roleSkip, roleRows:
-			case roleEmbedded:
-				if inner := indirect(fv); inner.IsValid() {
-					b.nestedFields(inner, op.embedded.get())
-				}
-			default:
-				b.value(fv, op.key, op.value, op.omitempty)
-			}
-		}
+		b.nestedFields(v, vp.nested.get())
 	case shapeList:
 		if vp.elem == nil {
 			b.rec.Fields = append(b.rec.Fields, Field{Key: key, Value: listValue(v), Type: "list"})
@@ -461,7 +448,7 @@ func (b *builder) value(v reflect.Value, key string, vp *valuePlan, omitempty bo
 	}
 }
 
-// nestedFields adds the fields of an embedded struct inside a nested one.
+// nestedFields adds the fields of a nested struct, and of the structs embedded in it.
 func (b *builder) nestedFields(v reflect.Value, p *structPlan) {
 	for i := range p.ops {
 		op := &p.ops[i]
