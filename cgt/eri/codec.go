@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/cgt-tools/cgt/cgt/fx"
 	"github.com/cgt-tools/cgt/cgt/model"
 )
 
@@ -63,7 +64,7 @@ func readRow(rec []string) (Row, error) {
 		return Row{}, fmt.Errorf("period end %q is not a DD/MM/YYYY date", rec[1])
 	}
 	ccy := strings.ToUpper(strings.TrimSpace(rec[2]))
-	if !currencyCode(ccy) {
+	if !fx.ValidCurrencyCode(ccy) {
 		return Row{}, fmt.Errorf("currency %q is not a three-letter code", rec[2])
 	}
 	v := strings.TrimSpace(rec[3])
@@ -211,7 +212,7 @@ func Parse(data string) (*Table, error) {
 		}
 		ccy := ""
 		for i := 2; i < len(f); {
-			if currencyCode(f[i]) {
+			if fx.ValidCurrencyCode(f[i]) {
 				ccy, i = f[i], i+1
 				continue
 			}
@@ -251,18 +252,6 @@ func plainDecimal(s string) bool {
 		case c == '.' && point < 0 && i > 0 && i < len(s)-1:
 			point = i
 		default:
-			return false
-		}
-	}
-	return true
-}
-
-func currencyCode(s string) bool {
-	if len(s) != 3 {
-		return false
-	}
-	for i := 0; i < 3; i++ {
-		if s[i] < 'A' || s[i] > 'Z' {
 			return false
 		}
 	}

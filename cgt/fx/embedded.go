@@ -92,7 +92,7 @@ func (p *packed) rowLocked(currency string) *row {
 
 // findLine returns the fields after "CODE," on currency's line, or "".
 func findLine(data, currency string) string {
-	if !validCurrencyCode(currency) {
+	if !ValidCurrencyCode(currency) {
 		return ""
 	}
 	key := "\n" + currency + ","

@@ -23,7 +23,7 @@ func normalizeCurrency(s string) (string, error) {
 			Value:    trimmed,
 		}
 	}
-	if !validCurrencyCode(code) {
+	if !ValidCurrencyCode(code) {
 		return "", invalid(fmt.Sprintf("currency %q is not a three-letter ISO 4217 code", clip(trimmed)), "USD")
 	}
 	return code, nil

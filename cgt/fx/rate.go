@@ -76,8 +76,9 @@ func digits(s string) (int, bool) {
 	return n, len(s) > 0
 }
 
-// validCurrencyCode reports whether s is three upper-case ASCII letters.
-func validCurrencyCode(s string) bool {
+// ValidCurrencyCode reports whether s is three upper-case ASCII letters, the form of an ISO
+// 4217 code.
+func ValidCurrencyCode(s string) bool {
 	if len(s) != 3 {
 		return false
 	}

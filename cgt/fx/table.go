@@ -38,7 +38,7 @@ func (t *Table) Merge(period string, rates []Rate) error {
 		return invalid(fmt.Sprintf("period %q is not a month in the form YYYY-MM", period), "2024-03")
 	}
 	for _, r := range rates {
-		if !validCurrencyCode(r.Currency) || !r.PerGBP.IsPositive() {
+		if !ValidCurrencyCode(r.Currency) || !r.PerGBP.IsPositive() {
 			return invalid(fmt.Sprintf("rate %s %s for %s is not a positive rate for a three-letter currency code", r.Currency, r.PerGBP, period), "USD 1.2745")
 		}
 	}

@@ -257,7 +257,7 @@ func cleanEntry(line int, x xmlRate) (entry, string, error) {
 	switch {
 	case e.currency == "":
 		return e, fmt.Sprintf("%s: entry without a currency code skipped", where), nil
-	case !validCurrencyCode(e.currency):
+	case !ValidCurrencyCode(e.currency):
 		return e, "", parseError(line, fmt.Sprintf("currency code %q for %s is not a three-letter ISO 4217 code", clip(x.Currency), clip(e.country)))
 	case e.text == "":
 		return e, fmt.Sprintf("%s: %s has no rate; entry skipped", where, e.currency), nil

@@ -206,7 +206,7 @@ func FuzzReadMonthlyXML(f *testing.F) {
 			t.Fatalf("accepted without a period or rates: %+v", m)
 		}
 		for _, r := range m.Rates {
-			if !validCurrencyCode(r.Currency) || !r.PerGBP.IsPositive() || !validRateText(r.Text()) {
+			if !ValidCurrencyCode(r.Currency) || !r.PerGBP.IsPositive() || !validRateText(r.Text()) {
 				t.Fatalf("accepted a bad rate %+v", r)
 			}
 		}

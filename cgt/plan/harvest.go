@@ -1,6 +1,7 @@
 package plan
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 	"strings"
@@ -269,7 +270,7 @@ func (p *Planner) curves(o HarvestOptions, dir int, s *search, hp *Harvest) ([]*
 	}
 	// larger holdings first: the bound prunes more when the big choices are made early
 	slices.SortStableFunc(out, func(a, b *curve) int {
-		return compareInt(b.memo[b.n], a.memo[a.n])
+		return cmp.Compare(b.memo[b.n], a.memo[a.n])
 	})
 	return out, nil
 }
@@ -293,16 +294,6 @@ func declaration(a model.Action) bool {
 		return true
 	}
 	return false
-}
-
-func compareInt(a, b int64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }
 
 // solution is a choice of units per curve and its total towards the aim (pence).
