@@ -2,7 +2,6 @@ package commands
 
 import (
 	"errors"
-	"fmt"
 	"strings"
 
 	"github.com/cgt-tools/cgt/cgt/engine"
@@ -28,42 +27,6 @@ type PlanArgs struct {
 	LossesBroughtForward string `json:"losses_brought_forward,omitempty" jsonschema:"pattern=^[0-9]+(\\.[0-9]+)?$" jsonschema_description:"Losses from before the ledger (GBP)." cgt:"alias=losses"`
 	RatesArgs
 	FundArgs
-}
-
-// YearFigures are a tax year's totals as the engine gives them, with what is left of the
-// annual exempt amount.
-type YearFigures = plan.Figures
-
-// PlanTotals are what a plan's sales realise besides their gain.
-type PlanTotals = plan.Totals
-
-// outcome is plan.Outcome.
-func (p *planner) outcome(r plan.Result) (YearFigures, PlanTotals) { return p.Outcome(r) }
-
-// totalsText says what a plan realises, in the words of its result.
-func totalsText(b *strings.Builder, gain model.Money, t PlanTotals, after YearFigures) {
-	word, amt := "a capital gain of", gain
-	if gain.Sign() < 0 {
-		word, amt = "a capital loss of", model.NewMoney(gain.Exact().Neg())
-	}
-	switch {
-	case t.OffshoreIncome != nil && gain.Sign() == 0:
-		fmt.Fprintf(b, "In total: an offshore income gain of %s (a non-reporting fund: income, not a capital gain) on proceeds of %s.\n", gbp(*t.OffshoreIncome), gbp(t.Proceeds))
-	case t.OffshoreIncome != nil:
-		fmt.Fprintf(b, "In total: %s %s, and an offshore income gain of %s (a non-reporting fund: income), on proceeds of %s.\n", word, gbp(amt), gbp(*t.OffshoreIncome), gbp(t.Proceeds))
-	default:
-		fmt.Fprintf(b, "In total: %s %s on proceeds of %s.\n", word, gbp(amt), gbp(t.Proceeds))
-	}
-	fmt.Fprintf(b, "Losses brought forward: %s available, %s used this year, %s carried forward after.\n",
-		gbp(after.LossesAvailable), gbp(after.LossesUsed), gbp(after.LossesCarried))
-	if t.TaxCost == nil || after.Tax == nil {
-		return
-	}
-	fmt.Fprintf(b, "Tax: Capital Gains Tax for the year %s after the sales", gbp(*after.Tax))
-	if t.IncomeTax != nil {
-		fmt.Fprintf(b, ", plus income tax of %s on the offshore income gain", gbp(*t.IncomeTax))
-	}
-	fmt.Fprintf(b, "; the sales cost %s in tax.\n", gbp(*t.TaxCost))
 }
 
 // planner is a plan.Planner with what the command read besides: the rates, today, the
@@ -216,26 +179,6 @@ func extraMonths(txns []model.Transaction) map[string]bool {
 		out[t.Date.String()[:7]] = true
 	}
 	return out
-}
-
-// gbp writes an amount of pounds for people: £2,911.40, -£120.00.
-func gbp(m model.Money) string {
-	d := m.Exact().Round(2)
-	if d.Sign() < 0 {
-		return "-£" + money(d.Neg())
-	}
-	return "£" + money(d)
-}
-
-// priceText writes a price for people: £98.20, $230.00, 9820 GBX.
-func priceText(p price) string {
-	switch p.Currency {
-	case model.GBP:
-		return "£" + money(p.Amount)
-	case "USD":
-		return "$" + money(p.Amount)
-	}
-	return p.Amount.String() + " " + p.Currency
 }
 
 // incomeFor is the taxable income argument read as one amount for the plan's year.

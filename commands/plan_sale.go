@@ -8,11 +8,10 @@ import (
 
 	"github.com/shopspring/decimal"
 
-	"github.com/cgt-tools/cgt/cgt/engine"
-	"github.com/cgt-tools/cgt/cgt/model"
 	"github.com/cgt-tools/cgt/cgt/plan"
 	"github.com/cgt-tools/cgt/envelope"
 	"github.com/cgt-tools/cgt/registry"
+	"github.com/cgt-tools/cgt/reportview"
 )
 
 // PlanSaleArgs are the arguments of plan.sale.
@@ -25,30 +24,16 @@ type PlanSaleArgs struct {
 	PlanArgs
 }
 
-// PlanSaleResult is a hypothetical sale and what it does to its tax year.
+// PlanSaleResult is a hypothetical sale and what it does to its tax year (cgt/plan).
 type PlanSaleResult struct {
-	_          struct{}      `record:"kind=plan_sale"`
-	Projection bool          `json:"projection" jsonschema_description:"Always true: a projection, not a record."`
-	Note       string        `json:"note" jsonschema_description:"What a projection is."`
-	Ticker     string        `json:"ticker" record:"entity" jsonschema_description:"Security sold."`
-	Date       model.Date    `json:"date" record:"timestamp" jsonschema_description:"Day of the planned sale."`
-	Quantity   model.Decimal `json:"quantity" jsonschema_description:"Shares sold."`
-	Line       string        `json:"line" jsonschema_description:"The sale as a ledger line (append it to record the sale once made)."`
-	TaxYear    string        `json:"tax_year" record:"period" jsonschema_description:"Tax year of the sale."`
-	Gain       model.Money   `json:"gain" jsonschema_description:"The sale's gain (negative: loss): the change in the year's net gain (GBP)."`
-	Before     YearFigures   `json:"before" jsonschema_description:"The year's figures without the sale."`
-	After      YearFigures   `json:"after" jsonschema_description:"The year's figures with the sale."`
-	PlanTotals
-	MatchedTo model.Date       `json:"rebuy_matched_until" jsonschema_description:"A purchase of the security up to this day (30 days) would be matched with the sale and change its gain."`
-	SafeRebuy model.Date       `json:"first_safe_rebuy" jsonschema_description:"First day a purchase outside an ISA is not matched with the sale."`
-	Disposal  *engine.Disposal `json:"disposal,omitempty" record:"rows=disposal" jsonschema_description:"The disposal as the engine identifies it: matches and rules."`
-
-	ledger string
-	price  price
+	_ struct{} `record:"kind=plan_sale"`
+	plan.SaleResult
 }
 
-// RecordEntity names records that have no ticker of their own.
-func (r PlanSaleResult) RecordEntity() string { return r.ledger }
+// WriteText is the plan for people.
+func (r PlanSaleResult) WriteText(w io.Writer, warnings []string) error {
+	return reportview.PlanSale(w, r.SaleResult, warnings)
+}
 
 // PlanSale works out a hypothetical sale.
 var PlanSale = registry.NewCommand(registry.Meta{
@@ -113,60 +98,13 @@ func planSale(_ context.Context, deps *registry.Deps, a PlanSaleArgs) (PlanSaleR
 			fmt.Sprintf("quantity %s is more than the %s %s held on %s", qty, held.Quantity.Exact(), ticker, p.Date),
 			"Sell at most the shares held, or quantity=all.", "quantity=all").With("argument", "quantity").With("value", a.Quantity).With("held", held.Quantity.Exact().String())
 	}
-	s := plan.Sale{Ticker: ticker, Quantity: qty, Price: pr, Fees: fees}
-	r, err := p.Apply([]plan.Sale{s})
+	res, notes, err := p.Sell(plan.Sale{Ticker: ticker, Quantity: qty, Price: pr, Fees: fees}, p.ledger)
 	if err != nil {
 		return PlanSaleResult{}, p.warnings(), p.remedy(err)
 	}
-	after, totals := p.outcome(r)
-	until, safe := engine.ThirtyDayWindow(p.Date)
-	res := PlanSaleResult{Projection: true, Note: planNote, Ticker: ticker, Date: p.Date, Quantity: model.NewDecimal(qty),
-		Line: s.Line(p.Date), TaxYear: p.Year.Period(), Before: p.Figures(p.BaseTY), After: after, Gain: model.NewMoney(r.Gain),
-		PlanTotals: totals, MatchedTo: until, SafeRebuy: safe, Disposal: p.Disposal(r.Report, ticker), ledger: p.ledger, price: pr}
-	notes := append(priceNotes, plan.MatchNotes(res.Disposal)...)
-	if old := plan.FindDisposal(p.BaseTY, ticker, p.Date); old != nil {
-		notes = append(notes, fmt.Sprintf("the ledger already has a sale of %s on %s: same-day sales are one disposal, so the disposal shown includes it; gain is the change it makes.", ticker, p.Date))
-	}
-	if res.OffshoreIncome != nil {
-		notes = append(notes, fmt.Sprintf("%s is a non-reporting offshore fund: the gain of %s is an offshore income gain, charged to income tax (SI 2009/3001 regs 17-18) and entered on SA106, not a capital gain; it does not use the exempt amount.", ticker, gbp(*res.OffshoreIncome)))
-	}
-	notes = append(notes, fmt.Sprintf("buying %s again up to %s (30 days) would be matched with this sale and change its gain; a purchase in an ISA or by a spouse is not; from %s a purchase is safe.", ticker, until, safe))
+	notes = append(priceNotes, notes...)
 	if a.TaxableIncome == nil {
 		notes = append(notes, "tax not worked out: give taxable_income for the tax this sale costs.")
 	}
-	return res, p.warnings(notes...), nil
-}
-
-// WriteText is the plan for people.
-func (r PlanSaleResult) WriteText(w io.Writer, warnings []string) error {
-	var b strings.Builder
-	fmt.Fprintf(&b, "Sell %s %s at %s on %s: ", r.Quantity.Exact(), r.Ticker, priceText(r.price), r.Date)
-	if r.OffshoreIncome != nil {
-		fmt.Fprintf(&b, "offshore income gain %s, taxed as income, not as a capital gain", gbp(*r.OffshoreIncome))
-	} else if r.Gain.Sign() < 0 {
-		fmt.Fprintf(&b, "loss %s", gbp(model.NewMoney(r.Gain.Exact().Neg())))
-	} else {
-		fmt.Fprintf(&b, "gain %s", gbp(r.Gain))
-	}
-	fmt.Fprintf(&b, "; %s of your allowance left (%s before).\n", gbp(r.After.ExemptLeft), gbp(r.Before.ExemptLeft))
-	if r.OffshoreIncome != nil && r.IncomeTax != nil {
-		fmt.Fprintf(&b, "Income tax on the offshore income gain at your marginal rates: %s.\n", gbp(*r.IncomeTax))
-	}
-	fmt.Fprintf(&b, "Tax year %s: net gain %s -> %s; taxable gain %s -> %s.\n", r.TaxYear, gbp(r.Before.NetGain), gbp(r.After.NetGain),
-		gbp(r.Before.TaxableGain), gbp(r.After.TaxableGain))
-	if r.TaxCost != nil {
-		fmt.Fprintf(&b, "Capital Gains Tax: %s -> %s.\n", gbp(*r.Before.Tax), gbp(*r.After.Tax))
-	}
-	totalsText(&b, r.Gain, r.PlanTotals, r.After)
-	if r.Disposal != nil && len(r.Disposal.Rules) > 0 {
-		fmt.Fprintf(&b, "Matched by: %s.\n", strings.Join(r.Disposal.Rules, ", "))
-	}
-	fmt.Fprintf(&b, "Do not buy %s back before %s unless in an ISA (the 30-day rule would match it).\n", r.Ticker, r.SafeRebuy)
-	fmt.Fprintf(&b, "Ledger line: %s\n", r.Line)
-	for _, wn := range warnings {
-		fmt.Fprintf(&b, "note: %s\n", wn)
-	}
-	b.WriteString(planNote + "\n")
-	_, err := io.WriteString(w, b.String())
-	return err
+	return PlanSaleResult{SaleResult: res}, p.warnings(notes...), nil
 }

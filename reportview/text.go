@@ -1,7 +1,7 @@
-// Package reportview renders a capital gains report for the person filing it: the text report
-// of `--output text` and the self-contained HTML page of `--output html`. Both are built from
-// the engine's report alone; the machine formats (JSON and the records renderings) are
-// elsewhere.
+// Package reportview renders results for people: the capital gains report for the person
+// filing it (the text report of `--output text` and the self-contained HTML page of
+// `--output html`, both built from the engine's report alone) and the plans' text (plan.go).
+// The machine formats (JSON and the records renderings) are elsewhere.
 package reportview
 
 import (

@@ -1,7 +1,10 @@
 package main
 
 import (
+	"bytes"
+	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -87,6 +90,47 @@ func TestDomainAndRegistryReachNoUpperLayer(t *testing.T) {
 			if isUpperLayer(dep) {
 				t.Errorf("%s depends on %s: the domain and the registry stand below the application and the front ends", f[0], dep)
 			}
+		}
+	}
+}
+
+// nonTestLines counts the lines of the package's Go files that are not tests, from the module
+// root, for the files matching glob.
+func nonTestLines(t *testing.T, glob string) int {
+	t.Helper()
+	files, err := filepath.Glob(filepath.Join("../..", glob))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no files match %s (%v)", glob, err)
+	}
+	n := 0
+	for _, f := range files {
+		if strings.HasSuffix(f, "_test.go") {
+			continue
+		}
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		n += bytes.Count(b, []byte("\n"))
+	}
+	return n
+}
+
+// TestCommandsStayAdapters keeps the commands package an adapter layer (DESIGN §25): args,
+// results, metadata, thin handlers and views. The planning commands' work is cgt/plan's
+// (results.go builds their results) and their text is reportview's (plan.go).
+func TestCommandsStayAdapters(t *testing.T) {
+	for _, c := range []struct {
+		glob  string
+		limit int
+		what  string
+	}{
+		{"commands/plan*.go", 600, "the planning commands' adapters"},
+	} {
+		n := nonTestLines(t, c.glob)
+		t.Logf("%s: %d lines of %d", c.glob, n, c.limit)
+		if n > c.limit {
+			t.Errorf("%s (%s) are %d lines, over %d: move the logic that is not argument reading or a handler's glue to the domain (cgt/plan, cgt/engine, cgt/sources, cgt/fx) and the text for people to reportview, rather than growing the commands", c.what, c.glob, n, c.limit)
 		}
 	}
 }
