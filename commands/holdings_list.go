@@ -64,7 +64,7 @@ func holdingsList(_ context.Context, deps *registry.Deps, a HoldingsListArgs) (H
 	if err != nil {
 		return HoldingsListResult{}, warnings, err
 	}
-	if err := f.check(txns); err != nil {
+	if err := f.Check(txns); err != nil {
 		return HoldingsListResult{}, warnings, err
 	}
 	if err := holdingsNeedRates(rep.Pending, a.Date, a.ledgerName()); err != nil {
@@ -83,12 +83,12 @@ func holdingsList(_ context.Context, deps *registry.Deps, a HoldingsListArgs) (H
 	}
 	kept := []engine.Holding{}
 	for _, h := range res.Holdings {
-		if f.ticker(h.Ticker) {
+		if f.Ticker(h.Ticker) {
 			kept = append(kept, h)
 		}
 	}
 	res.Holdings, res.ledger = kept, a.ledgerName()
-	if len(kept) == 0 && f.active() {
+	if len(kept) == 0 && f.Active() {
 		warnings = append(warnings, "none of the tickers asked for is held at "+res.AsOf)
 	} else if len(kept) == 0 {
 		warnings = append(warnings, "nothing is held at "+res.AsOf)

@@ -326,3 +326,29 @@ func (a *AccountsArg) rules() ([]sources.AccountRule, error) {
 	}
 	return sources.ParseAccounts(items)
 }
+
+// ledgerName names a ledger for records: its file names (with content and extra when they
+// were given beside them), or what kind of inline input it was.
+func (a LedgerArgs) ledgerName() string {
+	var names []string
+	for _, p := range a.Path {
+		if p == "-" {
+			names = append(names, "stdin")
+			continue
+		}
+		names = append(names, filepath.Base(p))
+	}
+	if a.CGTContent != "" && len(names) > 0 {
+		names = append(names, "content")
+	}
+	if len(names) == 0 && a.Transactions != nil {
+		names = append(names, "transactions")
+	}
+	if len(names) == 0 {
+		names = append(names, "ledger")
+	}
+	if len(a.Extra) > 0 {
+		names = append(names, extraFile)
+	}
+	return strings.Join(names, "+")
+}

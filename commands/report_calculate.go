@@ -117,7 +117,7 @@ func reportCalculate(_ context.Context, deps *registry.Deps, a ReportCalculateAr
 	if err != nil {
 		return ReportResult{}, warnings, err
 	}
-	if err := f.check(txns); err != nil {
+	if err := f.Check(txns); err != nil {
 		return ReportResult{}, warnings, err
 	}
 	if err := reportNeedsRates(rep.Pending, year, hasYear, a.ledgerName()); err != nil {
@@ -137,8 +137,8 @@ func reportCalculate(_ context.Context, deps *registry.Deps, a ReportCalculateAr
 	}
 	warnings = append(warnings, inc.warnings(rep)...)
 	warnings = append(warnings, proceedsWarnings(rep)...)
-	warnings = append(warnings, f.applyToReport(rep)...)
-	if len(rep.TaxYears) == 0 && f.active() {
+	warnings = append(warnings, f.Apply(rep)...)
+	if len(rep.TaxYears) == 0 && f.Active() {
 		warnings = append(warnings, "no tax year falls within from/to")
 	}
 	res := ReportResult{Report: rep, ledger: a.ledgerName()}

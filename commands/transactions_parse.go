@@ -50,14 +50,14 @@ func transactionsParse(_ context.Context, deps *registry.Deps, a TransactionsPar
 	if err != nil {
 		return TransactionsParseResult{}, warnings, err
 	}
-	if err := f.check(txns); err != nil {
+	if err := f.Check(txns); err != nil {
 		return TransactionsParseResult{}, warnings, err
 	}
-	if f.active() {
+	if f.Active() {
 		all := len(txns)
 		kept := txns[:0:0]
 		for _, t := range txns {
-			if f.ticker(t.Ticker) && f.date(t.Date) {
+			if f.Ticker(t.Ticker) && f.Date(t.Date) {
 				kept = append(kept, t)
 			}
 		}
