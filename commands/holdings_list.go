@@ -67,10 +67,10 @@ func holdingsList(_ context.Context, deps *registry.Deps, a HoldingsListArgs) (H
 	if err := f.Check(txns); err != nil {
 		return HoldingsListResult{}, warnings, err
 	}
-	if err := holdingsNeedRates(rep.Pending, a.Date, a.ledgerName()); err != nil {
+	if err := rep.Pending.HoldingsError(a.Date, a.ledgerName()); err != nil {
 		return HoldingsListResult{}, warnings, err
 	}
-	warnings = append(warnings, pendingWarnings(rep.Pending)...)
+	warnings = append(warnings, rep.Pending.Warnings()...)
 	var res HoldingsListResult
 	if a.Date == "" {
 		res = HoldingsListResult{AsOf: lastDate(txns), Holdings: rep.Holdings}

@@ -71,10 +71,10 @@ func matchingExplain(_ context.Context, deps *registry.Deps, a MatchingExplainAr
 		return MatchingExplainResult{}, warnings, err
 	}
 	if d := rep.Pending.KnownBefore(); d != 0 && date >= d {
-		return MatchingExplainResult{}, warnings, pendingError("the disposal on "+date.String(), rep.Pending.Rows,
+		return MatchingExplainResult{}, warnings, engine.PendingError("the disposal on "+date.String(), rep.Pending.Rows,
 			fmt.Sprintf("Disposals before %s can be explained now.", d))
 	}
-	warnings = append(warnings, pendingWarnings(rep.Pending)...)
+	warnings = append(warnings, rep.Pending.Warnings()...)
 	ticker := strings.ToUpper(strings.TrimSpace(a.Ticker))
 	if ticker == "" {
 		t, err := dayTicker(rep, date)

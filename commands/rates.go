@@ -16,7 +16,7 @@ import (
 const ratesExample = "cgt fx.rate USD 2026 10 --rates 2026-10.xml"
 
 // ratesDownload says where HMRC publishes the files the rates argument reads.
-const ratesDownload = "HMRC's monthly rate files (\"exchange rates for customs and VAT\", XML) are at https://www.trade-tariff.service.gov.uk/exchange_rates."
+const ratesDownload = fx.DownloadHint
 
 // RatesArgs is the argument of every command that converts currencies: HMRC's monthly
 // exchange-rate files, for months the bundled table lacks or that the user wants replaced.
@@ -121,7 +121,7 @@ func calculateTxns(deps *registry.Deps, txns []model.Transaction, warnings []str
 		opts.Today = deps.Today()
 	}
 	opts.Context = deps.Context
-	opts.DeferLaterRates = true // each command checks whether its result needs them (rates_pending.go)
+	opts.DeferLaterRates = true // each command checks whether its result needs them (engine.RatesPending)
 	rep, err := engine.Calculate(txns, opts)
 	if err != nil {
 		return nil, warnings, withRatesRemedy(err, src)

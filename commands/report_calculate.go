@@ -120,10 +120,10 @@ func reportCalculate(_ context.Context, deps *registry.Deps, a ReportCalculateAr
 	if err := f.Check(txns); err != nil {
 		return ReportResult{}, warnings, err
 	}
-	if err := reportNeedsRates(rep.Pending, year, hasYear, a.ledgerName()); err != nil {
+	if err := rep.Pending.ReportError(year, hasYear, a.ledgerName()); err != nil {
 		return ReportResult{}, warnings, err
 	}
-	warnings = append(warnings, pendingWarnings(rep.Pending)...)
+	warnings = append(warnings, rep.Pending.Warnings()...)
 	if hasYear {
 		empty := emptyYearWarning(rep, year, a.Year)
 		warnings = append(warnings, empty...)

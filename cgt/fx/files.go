@@ -18,6 +18,10 @@ import (
 // the cache), and, for projections, the latest month standing in for months with no rate yet.
 // The caller reads the files; these work on their bytes.
 
+// DownloadHint says where HMRC publishes the monthly rate files that the rates argument
+// reads, for the hints of the errors that ask for one.
+const DownloadHint = "HMRC's monthly rate files (\"exchange rates for customs and VAT\", XML) are at https://www.trade-tariff.service.gov.uk/exchange_rates."
+
 // File is one rate file as the caller read it.
 type File struct {
 	Name string // as the user named it (or folder/name), for messages and citations
