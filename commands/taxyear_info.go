@@ -60,7 +60,7 @@ func taxYearInfo(_ context.Context, _ *registry.Deps, a TaxYearInfoArgs) (TaxYea
 		AnnualExemptAmount: model.NewMoney(y.AnnualExemptAmount()), AnnualExemptReference: y.AnnualExemptReference(),
 		BasicRateLimit: model.NewMoney(y.BasicRateLimit()), BasicRateReference: y.BasicRateLimitReference(),
 		ReportingThreshold: model.NewMoney(y.ReportingThreshold()),
-		RateChangeDates:    []model.Date{}, Projected: y.Projected(), Notes: nonNilStrings(y.Notes())}
+		RateChangeDates:    []model.Date{}, Projected: y.Projected(), Notes: append([]string{}, y.Notes()...)}
 	for i, p := range y.RatePeriods() {
 		r.RatePeriods = append(r.RatePeriods, p.Part())
 		if i > 0 {
