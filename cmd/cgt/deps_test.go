@@ -118,13 +118,16 @@ func nonTestLines(t *testing.T, glob string) int {
 
 // TestCommandsStayAdapters keeps the commands package an adapter layer (DESIGN §25): args,
 // results, metadata, thin handlers and views. The planning commands' work is cgt/plan's
-// (results.go builds their results) and their text is reportview's (plan.go).
+// (results.go builds their results) and their text is reportview's (plan.go); filters,
+// disposals found and explained, and the messages of rows waiting for a rate are the
+// engine's.
 func TestCommandsStayAdapters(t *testing.T) {
 	for _, c := range []struct {
 		glob  string
 		limit int
 		what  string
 	}{
+		{"commands/*.go", 3000, "the commands"},
 		{"commands/plan*.go", 600, "the planning commands' adapters"},
 	} {
 		n := nonTestLines(t, c.glob)
