@@ -24,8 +24,47 @@ var AJBell = &Importer{
 
 var ajbellDates = []string{"02/01/2006", "2/1/2006"}
 
-// ajbellListing finds "(LSE:VMID)" at the end of a description: the exchange and ticker.
-var ajbellListing = lazyRegexp(`\(\s*([A-Za-z]+)\s*:\s*([A-Za-z0-9.\-]+)\s*\)\s*$`)
+// ajbellListing finds "(LSE:VMID)" at the end of a description: where it starts and the
+// ticker. Spaces may surround each part; the exchange is letters, the ticker letters, digits,
+// dots and hyphens. (It is the regular expression \(\s*([A-Za-z]+)\s*:\s*([A-Za-z0-9.\-]+)\s*\)\s*$.)
+func ajbellListing(desc string) (at int, tk string, ok bool) {
+	for i := 0; i < len(desc); i++ {
+		if desc[i] != '(' {
+			continue
+		}
+		if tk, ok := ajbellListingAt(desc, i); ok {
+			return i, tk, true
+		}
+	}
+	return 0, "", false
+}
+
+func ajbellListingAt(s string, i int) (string, bool) {
+	i = spacesFrom(s, i+1)
+	j := i
+	for j < len(s) && isASCIILetter(s[j]) {
+		j++
+	}
+	if j == i {
+		return "", false
+	}
+	if i = spacesFrom(s, j); i == len(s) || s[i] != ':' {
+		return "", false
+	}
+	i = spacesFrom(s, i+1)
+	j = i
+	for j < len(s) && (isASCIILetter(s[j]) || isDigit(s[j]) || s[j] == '.' || s[j] == '-') {
+		j++
+	}
+	if j == i {
+		return "", false
+	}
+	end := spacesFrom(s, j)
+	if end == len(s) || s[end] != ')' || spacesFrom(s, end+1) != len(s) {
+		return "", false
+	}
+	return s[i:j], true
+}
 
 type ajbellCols struct{ date, typ, desc, qty, price, amount, ref int }
 
@@ -62,8 +101,8 @@ func (t *table) ajbellRow(b *batch, c ajbellCols) {
 	}
 	qty = qty.Abs()
 	name, tk := desc, ""
-	if m := ajbellListing().FindStringSubmatchIndex(desc); m != nil {
-		name, tk = strings.TrimSpace(desc[:m[0]]), ticker(desc[m[4]:m[5]], "")
+	if at, listed, ok := ajbellListing(desc); ok {
+		name, tk = strings.TrimSpace(desc[:at]), ticker(listed, "")
 	}
 	security := tk != "" || qty.Sign() > 0
 	if tk == "" && security {

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/shopspring/decimal"
 
@@ -281,9 +283,97 @@ type dgRow struct {
 	pricePence, hasAmt  bool
 }
 
-// dgTradeText reads "Koop 1 @ 33,9 USD", "Compra 6 ISHARES MSCI WOR A@49,785 EUR (IE...)",
-// "Sell 4 AVIVA@496 GBX (GB...)", and "PRODUCTWIJZIGING : Koop 500 @ 0,039 EUR".
-var dgTradeText = lazyRegexp(`^(?:([^:@]+?)\s*:\s*)?(\p{L}+)\s+(\d{1,3}(?:[ \x{a0}\x{202f}]\d{3})+(?:[.,]\d+)?|[\d.,]+)\s*(?:[^@]*?)\s*@\s*([\d.,]+)\s+([A-Za-z]{3})\b`)
+// dgTradeText is what a trade's description says: "Koop 1 @ 33,9 USD", "Compra 6 ISHARES
+// MSCI WOR A@49,785 EUR (IE...)", "Sell 4 AVIVA@496 GBX (GB...)", and "PRODUCTWIJZIGING : Koop
+// 500 @ 0,039 EUR" (prefix "PRODUCTWIJZIGING").
+type dgTradeText struct{ prefix, verb, qty, price, ccy string }
+
+// readDgTradeText reads a trade's description: an optional prefix and a colon, a word (the
+// verb), the quantity (digits, commas and dots, or thousands grouped by spaces), anything up
+// to an @, the price and a three-letter currency. (It is the regular expression
+// ^(?:([^:@]+?)\s*:\s*)?(\p{L}+)\s+(\d{1,3}(?:[ \x{a0}\x{202f}]\d{3})+(?:[.,]\d+)?|[\d.,]+)\s*(?:[^@]*?)\s*@\s*([\d.,]+)\s+([A-Za-z]{3})\b
+// with its groups.)
+func readDgTradeText(s string) (dgTradeText, bool) {
+	// A prefix runs to the first colon, with no @ before it; the text after the colon must
+	// read as a trade, else the whole text is tried as one.
+	if c := strings.IndexByte(s, ':'); c > 0 && strings.IndexByte(s[:c], '@') < 0 {
+		if t, ok := dgTradeFrom(s, spacesFrom(s, c+1)); ok {
+			end := c
+			for end > 0 && isSpace(s[end-1]) {
+				end--
+			}
+			t.prefix = s[:max(end, 1)]
+			return t, true
+		}
+	}
+	return dgTradeFrom(s, 0)
+}
+
+func dgTradeFrom(s string, i int) (dgTradeText, bool) {
+	verbEnd := i
+	for verbEnd < len(s) {
+		r, w := utf8.DecodeRuneInString(s[verbEnd:])
+		if !unicode.IsLetter(r) {
+			break
+		}
+		verbEnd += w
+	}
+	q := spacesFrom(s, verbEnd)
+	if verbEnd == i || q == verbEnd {
+		return dgTradeText{}, false
+	}
+	qEnd := dgQuantityEnd(s, q)
+	at := strings.IndexByte(s[qEnd:], '@')
+	if qEnd == q || at < 0 {
+		return dgTradeText{}, false
+	}
+	p := spacesFrom(s, qEnd+at+1)
+	pEnd := p
+	for pEnd < len(s) && (isDigit(s[pEnd]) || s[pEnd] == '.' || s[pEnd] == ',') {
+		pEnd++
+	}
+	c := spacesFrom(s, pEnd)
+	if pEnd == p || c == pEnd || len(s)-c < 3 || !isASCIILetter(s[c]) || !isASCIILetter(s[c+1]) || !isASCIILetter(s[c+2]) || !atBoundary(s, c+3) {
+		return dgTradeText{}, false
+	}
+	return dgTradeText{verb: s[i:verbEnd], qty: s[q:qEnd], price: s[p:pEnd], ccy: s[c : c+3]}, true
+}
+
+// dgQuantityEnd returns the end of the quantity at i: one to three digits then groups of three
+// after a space, no-break space or narrow no-break space (with decimals after a dot or comma),
+// else a run of digits, dots and commas; i when there is none.
+func dgQuantityEnd(s string, i int) int {
+	if n := digitsFrom(s, i) - i; n >= 1 && n <= 3 {
+		j, groups := i+n, 0
+		for {
+			w := dgGroupSeparator(s, j)
+			if w == 0 || len(s)-(j+w) < 3 || !isDigit(s[j+w]) || !isDigit(s[j+w+1]) || !isDigit(s[j+w+2]) {
+				break
+			}
+			j, groups = j+w+3, groups+1
+		}
+		if groups > 0 {
+			if j+1 < len(s) && (s[j] == '.' || s[j] == ',') && isDigit(s[j+1]) {
+				j = digitsFrom(s, j+1)
+			}
+			return j
+		}
+	}
+	for i < len(s) && (isDigit(s[i]) || s[i] == '.' || s[i] == ',') {
+		i++
+	}
+	return i
+}
+
+// dgGroupSeparator is the width of a space, no-break space or narrow no-break space at i, else 0.
+func dgGroupSeparator(s string, i int) int {
+	for _, sep := range []string{" ", "\u00a0", "\u202f"} {
+		if hasAt(s, i, sep) {
+			return len(sep)
+		}
+	}
+	return 0
+}
 
 // dgProductChanges are the prefixes of a product change: the same holding under a new
 // product line (and sometimes a new ISIN).
@@ -357,17 +447,17 @@ func hasWord(s string, words ...string) bool {
 
 func (r *dgRow) classify() {
 	low := strings.ToLower(r.desc)
-	if m := dgTradeText().FindStringSubmatch(r.desc); m != nil {
-		verb := strings.ToLower(m[2])
+	if m, ok := readDgTradeText(r.desc); ok {
+		verb := strings.ToLower(m.verb)
 		buy, sell := slices.Contains(dgBuyWords, verb), slices.Contains(dgSellWords, verb)
-		q, okQ := localNumber(m[3], commaDecimal)
-		p, okP := localNumber(m[4], commaDecimal)
-		code, pence, okC := currencyCode(m[5])
+		q, okQ := localNumber(m.qty, commaDecimal)
+		p, okP := localNumber(m.price, commaDecimal)
+		code, pence, okC := currencyCode(m.ccy)
 		if (buy || sell) && okQ && okP && okC {
 			r.kind, r.buy, r.qty, r.price, r.priceCcy, r.pricePence = dgTrade, buy, q, p, code, pence
-			if m[1] != "" {
+			if m.prefix != "" {
 				r.kind = dgCorporate
-				if slices.Contains(dgProductChanges, strings.ToLower(strings.TrimSpace(m[1]))) {
+				if slices.Contains(dgProductChanges, strings.ToLower(strings.TrimSpace(m.prefix))) {
 					r.kind = dgProductChange
 				}
 			}

@@ -38,12 +38,53 @@ func hlHeader(f []string) bool {
 // hlDates: dd/mm/yyyy.
 var hlDates = []string{"02/01/2006", "2/1/2006", "02-01-2006"}
 
-// hlTrade reads "Vanguard FTSE Developed World UCITS ETF 4563 @  3287.199": the security's
-// name before the quantity and the unit cost.
-var hlTrade = lazyRegexp(`^(.*?)\s+[0-9][0-9,]*(?:\.[0-9]+)?\s*@\s*[0-9][0-9,]*(?:\.[0-9]+)?\s*$`)
+// hlTradeName reads "Vanguard FTSE Developed World UCITS ETF 4563 @  3287.199": the
+// security's name before the quantity and the unit cost (on the first line; the name may be
+// empty). (It is the regular expression
+// ^(.*?)\s+[0-9][0-9,]*(?:\.[0-9]+)?\s*@\s*[0-9][0-9,]*(?:\.[0-9]+)?\s*$ and its group.)
+func hlTradeName(desc string) (string, bool) {
+	for j := 0; j < len(desc); j++ {
+		if isSpace(desc[j]) && hlDealEnds(desc, j) {
+			return desc[:j], true
+		}
+		if desc[j] == '\n' {
+			break // the name is on one line
+		}
+	}
+	return "", false
+}
 
-// hlRef is a dealing reference: B (bought) or S (sold) and digits.
-var hlRef = lazyRegexp(`^([BS])[0-9]+$`)
+// hlDealEnds reports whether s[i:] is spaces, a quantity, "@" and a unit cost, spaced.
+func hlDealEnds(s string, i int) bool {
+	i, ok := hlNumberEnd(s, spacesFrom(s, i))
+	if i = spacesFrom(s, i); !ok || i == len(s) || s[i] != '@' {
+		return false
+	}
+	i, ok = hlNumberEnd(s, spacesFrom(s, i+1))
+	return ok && spacesFrom(s, i) == len(s)
+}
+
+// hlNumberEnd reads digits and commas (starting with a digit), then decimals after a dot.
+func hlNumberEnd(s string, i int) (int, bool) {
+	if i == len(s) || !isDigit(s[i]) {
+		return i, false
+	}
+	for i < len(s) && (isDigit(s[i]) || s[i] == ',') {
+		i++
+	}
+	if i+1 < len(s) && s[i] == '.' && isDigit(s[i+1]) {
+		i = digitsFrom(s, i+1)
+	}
+	return i, true
+}
+
+// hlDeal reads a dealing reference: B (bought) or S (sold) and digits.
+func hlDeal(ref string) (action byte, ok bool) {
+	if len(ref) < 2 || (ref[0] != 'B' && ref[0] != 'S') || digitsFrom(ref, 1) != len(ref) {
+		return 0, false
+	}
+	return ref[0], true
+}
 
 func readHL(file string, src []byte) (*Import, error) {
 	b := newBatch(file, "hl")
@@ -102,14 +143,14 @@ func (t *table) hlRow(b *batch, dateC, refC, descC, costC, qtyC, valueC int) {
 		return
 	}
 	up := strings.ToUpper(ref)
-	if m := hlRef().FindStringSubmatch(up); m != nil {
+	if deal, ok := hlDeal(up); ok {
 		action := model.Buy
-		if m[1] == "S" {
+		if deal == 'S' {
 			action = model.Sell
 		}
 		name := desc
-		if mm := hlTrade().FindStringSubmatch(desc); mm != nil {
-			name = mm[1]
+		if n, ok := hlTradeName(desc); ok {
+			name = n
 		}
 		if !hasQty || qty.Sign() <= 0 || val.IsZero() || name == "" {
 			b.warn(row, "trade", fmt.Sprintf("deal %s (%s) without a quantity or value", ref, desc), "add the "+string(action)+" line by hand")

@@ -393,11 +393,11 @@ func (a *ibkrActivity) corporate() {
 	sym, isin := ibkrDescISIN(desc)
 	tk := ticker(sym, isin)
 	if strings.Contains(strings.ToLower(desc), "split") {
-		m := splitRatio().FindStringSubmatch(desc)
-		if m != nil && (tooManyDigits(m[1]) || tooManyDigits(m[2])) {
-			m = nil // no real split has a ratio of that many digits
+		newS, oldS, ok := splitRatio(desc)
+		if ok && (tooManyDigits(newS) || tooManyDigits(oldS)) {
+			ok = false // no real split has a ratio of that many digits
 		}
-		if m == nil || tk == "" {
+		if !ok || tk == "" {
 			b.warn(row, "split", "split of "+tk+" ("+clip(desc, 200)+") without a ratio in its description", "add a SPLIT (or UNSPLIT) line with the ratio")
 			return
 		}
@@ -409,8 +409,8 @@ func (a *ibkrActivity) corporate() {
 			return
 		}
 		a.splits[key] = true
-		newN, _ := decimal.NewFromString(m[1])
-		oldN, _ := decimal.NewFromString(m[2])
+		newN, _ := decimal.NewFromString(newS)
+		oldN, _ := decimal.NewFromString(oldS)
 		addSplit(b, row, date, tk, oldN, newN)
 		return
 	}

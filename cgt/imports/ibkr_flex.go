@@ -28,10 +28,10 @@ var IBKRFlex = &Importer{
 			return c.XMLRoot == "FlexQueryResponse"
 		}
 		for _, l := range c.Lines {
-			if flexEnvelope().MatchString(l) {
+			if flexEnvelope(l) {
 				continue // the header and trailer records a query can be set to write
 			}
-			return isFlexHeader(flexDescriptor().ReplaceAllString(l, ""))
+			return isFlexHeader(l[flexDescriptor(l):])
 		}
 		return false
 	},
@@ -50,24 +50,81 @@ func isFlexHeader(h string) bool {
 // A Flex CSV query set to "include header and trailer records" wraps its sections in BOF, BOA,
 // BOS ... EOS, EOA, EOF records; with "section code and line descriptor" every header and data
 // line starts with HEADER or DATA and the section's code (TRNT, CTRN, CORP...).
-var (
-	flexEnvelope   = lazyRegexp(`^"?(BOF|BOA|BOS|EOS|EOA|EOF)"?(,|$)`)
-	flexDescriptor = lazyRegexp(`^"?(HEADER|DATA)"?,"?[A-Z0-9]{2,6}"?,`)
-)
+// flexEnvelope reports a header or trailer record: BOF, BOA, BOS, EOS, EOA or EOF, perhaps
+// quoted, as the first field of l (the regular expression ^"?(BOF|BOA|BOS|EOS|EOA|EOF)"?(,|$)).
+func flexEnvelope[T string | []byte](l T) bool {
+	i := 0
+	if len(l) > 0 && l[0] == '"' {
+		i = 1
+	}
+	if len(l)-i < 3 {
+		return false
+	}
+	switch string(l[i : i+3]) {
+	case "BOF", "BOA", "BOS", "EOS", "EOA", "EOF":
+	default:
+		return false
+	}
+	if i += 3; i < len(l) && l[i] == '"' {
+		i++
+	}
+	return i == len(l) || l[i] == ','
+}
+
+// flexDescriptor returns the length of the line descriptor l starts with, HEADER or DATA and a
+// section code of two to six capitals and digits, each perhaps quoted, with the comma after
+// them; 0 when there is none (the regular expression ^"?(HEADER|DATA)"?,"?[A-Z0-9]{2,6}"?,).
+func flexDescriptor[T string | []byte](l T) int {
+	i := 0
+	if len(l) > 0 && l[0] == '"' {
+		i = 1
+	}
+	switch {
+	case len(l)-i >= 6 && string(l[i:i+6]) == "HEADER":
+		i += 6
+	case len(l)-i >= 4 && string(l[i:i+4]) == "DATA":
+		i += 4
+	default:
+		return 0
+	}
+	if i < len(l) && l[i] == '"' {
+		i++
+	}
+	if i == len(l) || l[i] != ',' {
+		return 0
+	}
+	if i++; i < len(l) && l[i] == '"' {
+		i++
+	}
+	code := i
+	for i < len(l) && i-code < 7 && ((l[i] >= 'A' && l[i] <= 'Z') || isDigit(l[i])) {
+		i++
+	}
+	if n := i - code; n < 2 || n > 6 {
+		return 0
+	}
+	if i < len(l) && l[i] == '"' {
+		i++
+	}
+	if i == len(l) || l[i] != ',' {
+		return 0
+	}
+	return i + 1
+}
 
 // plainFlexCSV turns the envelope records into blank lines and takes the line descriptors
 // off, so the file reads as sections of header and data lines; line numbers stay.
 func plainFlexCSV(src []byte) []byte {
-	if !flexEnvelope().Match(src) && !flexDescriptor().Match(src) {
+	if !flexEnvelope(src) && flexDescriptor(src) == 0 {
 		return src
 	}
 	lines := bytes.SplitAfter(src, []byte("\n"))
 	for i, l := range lines {
 		switch {
-		case flexEnvelope().Match(l):
+		case flexEnvelope(l):
 			lines[i] = []byte("\n")
-		case flexDescriptor().Match(l):
-			lines[i] = flexDescriptor().ReplaceAll(l, nil)
+		case flexDescriptor(l) > 0:
+			lines[i] = l[flexDescriptor(l):]
 		}
 	}
 	return bytes.Join(lines, nil)
@@ -358,8 +415,43 @@ func (t *table) ibkrCash(b *batch, row int) {
 	}
 }
 
-// splitRatio reads "2:1", "SPLIT 4 FOR 1" or "1:10 Reverse": new shares for old.
-var splitRatio = lazyRegexp(`(?i)(\d+(?:\.\d+)?)\s*(?:FOR|:)\s*(\d+(?:\.\d+)?)`)
+// splitRatio reads "2:1", "SPLIT 4 FOR 1" or "1:10 Reverse": new shares for old, the first
+// two numbers (with decimals after a dot) joined by "for" (any case) or a colon, spaced
+// (the regular expression (?i)(\d+(?:\.\d+)?)\s*(?:FOR|:)\s*(\d+(?:\.\d+)?)).
+func splitRatio(desc string) (newN, oldN string, ok bool) {
+	for i := 0; i < len(desc); i++ {
+		// A number read from inside a run of digits ends where the run's own does.
+		if isDigit(desc[i]) && (i == 0 || !isDigit(desc[i-1])) {
+			if newN, oldN, ok = splitRatioAt(desc, i); ok {
+				return newN, oldN, true
+			}
+		}
+	}
+	return "", "", false
+}
+
+func splitRatioAt(s string, i int) (newN, oldN string, ok bool) {
+	j := ratioNumberEnd(s, i)
+	k := spacesFrom(s, j)
+	if k < len(s) && s[k] == ':' {
+		k++
+	} else if k, ok = foldPrefixAt(s, k, "for"); !ok {
+		return "", "", false
+	}
+	if k = spacesFrom(s, k); k == len(s) || !isDigit(s[k]) {
+		return "", "", false
+	}
+	return s[i:j], s[k:ratioNumberEnd(s, k)], true
+}
+
+// ratioNumberEnd reads digits, and decimals after a dot.
+func ratioNumberEnd(s string, i int) int {
+	i = digitsFrom(s, i)
+	if i+1 < len(s) && s[i] == '.' && isDigit(s[i+1]) {
+		i = digitsFrom(s, i+1)
+	}
+	return i
+}
 
 func (t *table) ibkrCorporate(b *batch, row int) {
 	typ := strings.ToUpper(t.str(t.col("type")))
@@ -371,16 +463,16 @@ func (t *table) ibkrCorporate(b *batch, row int) {
 	}
 	switch typ {
 	case "FS", "RS":
-		m := splitRatio().FindStringSubmatch(desc)
-		if m != nil && (tooManyDigits(m[1]) || tooManyDigits(m[2])) {
-			m = nil // no real split has a ratio of that many digits
+		newS, oldS, ok := splitRatio(desc)
+		if ok && (tooManyDigits(newS) || tooManyDigits(oldS)) {
+			ok = false // no real split has a ratio of that many digits
 		}
-		if m == nil {
+		if !ok {
 			b.warn(row, "split", "split of "+tk+" ("+clip(desc, 200)+") without a ratio in its description", "add a SPLIT (or UNSPLIT) line with the ratio")
 			return
 		}
-		newN, _ := decimal.NewFromString(m[1])
-		oldN, _ := decimal.NewFromString(m[2])
+		newN, _ := decimal.NewFromString(newS)
+		oldN, _ := decimal.NewFromString(oldS)
 		// A reverse split can be written as two rows (old line removed, new added): one SPLIT.
 		key := "split|" + tk + "|" + date.String()
 		if b.divs[key] != 0 {

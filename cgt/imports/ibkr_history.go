@@ -121,15 +121,41 @@ func (t *table) ibkrDecOK(c int) (decimal.Decimal, bool) {
 	return t.decOK(c, moneyNumber)
 }
 
-// ibkrSymbolISIN reads "VT(US9220427424) Cash Dividend..." as the symbol and ISIN the
-// description starts with.
-var ibkrSymbolISIN = lazyRegexp(`^([A-Za-z0-9.\- ]+?)\s*\(([A-Z]{2}[A-Z0-9]{9}[0-9])\)`)
-
+// ibkrDescISIN reads "VT(US9220427424) Cash Dividend..." as the symbol and ISIN the
+// description starts with: letters, digits, dots, hyphens and spaces, then the ISIN in
+// brackets (the regular expression ^([A-Za-z0-9.\- ]+?)\s*\(([A-Z]{2}[A-Z0-9]{9}[0-9])\)).
 func ibkrDescISIN(desc string) (symbol, isin string) {
-	if m := ibkrSymbolISIN().FindStringSubmatch(desc); m != nil {
-		return m[1], m[2]
+	open := strings.IndexByte(desc, '(')
+	end := open
+	for end > 0 && isSpace(desc[end-1]) {
+		end--
 	}
-	return "", ""
+	if open > 0 && end == 0 && desc[0] == ' ' {
+		end = 1 // the symbol has one character at least: a space will do
+	}
+	if end <= 0 || len(desc)-open < 14 || desc[open+13] != ')' || !isISIN(desc[open+1:open+13]) {
+		return "", ""
+	}
+	for i := 0; i < end; i++ {
+		if c := desc[i]; !isASCIILetter(c) && !isDigit(c) && c != '.' && c != '-' && c != ' ' {
+			return "", ""
+		}
+	}
+	return desc[:end], desc[open+1 : open+13]
+}
+
+// isISIN reports the shape of an ISIN: two capitals, nine capitals or digits, a digit.
+func isISIN(s string) bool {
+	if len(s) != 12 {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		upper := s[i] >= 'A' && s[i] <= 'Z'
+		if (i < 2 && !upper) || (i == 11 && !isDigit(s[i])) || (!upper && !isDigit(s[i])) {
+			return false
+		}
+	}
+	return true
 }
 
 // ibkrBaseCurrency finds the statement's base currency: a "Base Currency" field of the

@@ -30,8 +30,61 @@ var iiDates = []string{"02/01/2006", "02/01/06"}
 
 type iiCols struct{ date, symbol, sedol, qty, price, desc, ref, debit, credit int }
 
-// iiCash matches a currency purchase: "1,000 U.S. DOLLARS ... S Date 01/02/24".
-var iiCash = lazyRegexp(`(?i)^[\d,.]+\s+(u\.?s\.?\s+dollars?|dollars?|euros?|pounds?|sterling|[a-z]{3})\b`)
+// iiCash reports a currency purchase: "1,000 U.S. DOLLARS ... S Date 01/02/24", an amount
+// and a currency's name or code, any case (the regular expression
+// (?i)^[\d,.]+\s+(u\.?s\.?\s+dollars?|dollars?|euros?|pounds?|sterling|[a-z]{3})\b).
+func iiCash(desc string) bool {
+	n := 0
+	for n < len(desc) && (isDigit(desc[n]) || desc[n] == ',' || desc[n] == '.') {
+		n++
+	}
+	i := spacesFrom(desc, n)
+	if n == 0 || i == n {
+		return false
+	}
+	if j, ok := foldPrefixAt(desc, i, "u"); ok {
+		if j < len(desc) && desc[j] == '.' {
+			j++
+		}
+		if j, ok = foldPrefixAt(desc, j, "s"); ok {
+			if j < len(desc) && desc[j] == '.' {
+				j++
+			}
+			if k := spacesFrom(desc, j); k > j && iiWordAt(desc, k, "dollar", true) {
+				return true
+			}
+		}
+	}
+	for _, w := range []string{"dollar", "euro", "pound"} {
+		if iiWordAt(desc, i, w, true) {
+			return true
+		}
+	}
+	if iiWordAt(desc, i, "sterling", false) {
+		return true
+	}
+	j := i
+	for range 3 {
+		if w := foldLetterAt(desc, j); w > 0 {
+			j += w
+		} else {
+			return false
+		}
+	}
+	return atBoundary(desc, j)
+}
+
+// iiWordAt reports word (any case, with an s after it when plural may be) at i, ending a word.
+func iiWordAt(s string, i int, word string, plural bool) bool {
+	j, ok := foldPrefixAt(s, i, word)
+	if !ok {
+		return false
+	}
+	if k, ok := foldPrefixAt(s, j, "s"); plural && ok && atBoundary(s, k) {
+		return true
+	}
+	return atBoundary(s, j)
+}
 
 func readII(file string, src []byte) (*Import, error) {
 	b := newBatch(file, "ii")
@@ -112,7 +165,7 @@ func (t *table) iiRow(b *batch, c iiCols, bySedol map[string]string) {
 		b.skip(row, "interest", desc+": interest is income, not a capital transaction")
 	case strings.Contains(low, "fee") || strings.Contains(low, "charge") || strings.Contains(low, "subscription"):
 		b.skip(row, "fee", desc+": an account fee, not a cost of a trade")
-	case iiCash().MatchString(desc):
+	case iiCash(desc):
 		b.skip(row, "fx_conversion", "currency bought or sold between cash balances: "+desc)
 	case credit.Sign() > 0:
 		b.skip(row, "deposit", "cash paid in: "+desc)
@@ -158,14 +211,30 @@ func iiName(desc string) string {
 			s = s[i+1:]
 		}
 	}
-	if loc := iiDel().FindStringIndex(s); loc != nil {
-		s = s[:loc[0]]
+	if i := iiDealDetails(s); i >= 0 {
+		s = s[:i]
 	}
 	return strings.Join(strings.Fields(s), " ")
 }
 
-// iiDel finds where the deal details start in a description: "  Del 2.09 S Date ...".
-var iiDel = lazyRegexp(`\s+(Del|S Date)(\s|$)`)
+// iiDealDetails finds where the deal details start in a description, "  Del 2.09 S Date
+// ...": spaces, then the word Del or S Date; -1 when there are none (the regular expression
+// \s+(Del|S Date)(\s|$)).
+func iiDealDetails(s string) int {
+	for i := 0; i < len(s); i++ {
+		if !isSpace(s[i]) {
+			continue
+		}
+		j := spacesFrom(s, i)
+		for _, w := range []string{"Del", "S Date"} {
+			if end := j + len(w); hasAt(s, j, w) && (end == len(s) || isSpace(s[end])) {
+				return i
+			}
+		}
+		i = j - 1 // every space of the run is followed by the same word
+	}
+	return -1
+}
 
 func iiRef(s string) string {
 	if isEmptyCell(s) {

@@ -33,8 +33,43 @@ var msDates = []string{"02-Jan-2006", "2-Jan-2006", "01/02/2006", "2006-01-02"}
 // msPlans are the plans whose stock the reports do not name: Alphabet's Google Stock Units.
 var msPlans = map[string]string{"gsu class c": "GOOG", "gsu class a": "GOOGL"}
 
-// msSplitNote finds the split date in the notice Morgan Stanley appends to some reports.
-var msSplitNote = lazyRegexp(`(?i)(January|February|March|April|May|June|July|August|September|October|November|December)\s+(\d{1,2}),\s*(\d{4})\s+stock split`)
+// msSplitNote finds the split date in the notice Morgan Stanley appends to some reports,
+// "... June 15, 2022 stock split": the month's name, the day and year as written (the regular
+// expression (?i)(January|...|December)\s+(\d{1,2}),\s*(\d{4})\s+stock split).
+func msSplitNote(text string) (month, day, year string, ok bool) {
+	for i := 0; i < len(text); i++ {
+		for _, name := range msMonths {
+			if end, ok := foldPrefixAt(text, i, name); ok {
+				if day, year, ok := msSplitDayYear(text, end); ok {
+					return text[i:end], day, year, true
+				}
+				break // no month's name starts another's
+			}
+		}
+	}
+	return "", "", "", false
+}
+
+var msMonths = []string{"january", "february", "march", "april", "may", "june", "july", "august", "september", "october", "november", "december"}
+
+// msSplitDayYear reads " 15, 2022 stock split" at i.
+func msSplitDayYear(s string, i int) (day, year string, ok bool) {
+	d := spacesFrom(s, i)
+	dEnd := digitsFrom(s, d)
+	if d == i || dEnd-d < 1 || dEnd-d > 2 || dEnd == len(s) || s[dEnd] != ',' {
+		return "", "", false
+	}
+	y := spacesFrom(s, dEnd+1)
+	yEnd := digitsFrom(s, y)
+	words := spacesFrom(s, yEnd)
+	if yEnd-y != 4 || words == yEnd {
+		return "", "", false
+	}
+	if _, ok := foldPrefixAt(s, words, "stock split"); !ok {
+		return "", "", false
+	}
+	return s[d:dEnd], s[y:yEnd], true
+}
 
 type msCols struct {
 	date, order, plan, symbol, typ, status, price, qty, netCash, netShares, netAmount int
@@ -64,8 +99,8 @@ func readMorganStanley(file string, src []byte) (*Import, error) {
 	}
 	var splitDate model.Date
 	for _, n := range notes {
-		if m := msSplitNote().FindStringSubmatch(n.text); m != nil {
-			if tm, err := time.Parse("January 2 2006", m[1]+" "+m[2]+" "+m[3]); err == nil {
+		if month, day, year, ok := msSplitNote(n.text); ok {
+			if tm, err := time.Parse("January 2 2006", month+" "+day+" "+year); err == nil {
 				splitDate = model.NewDate(tm.Year(), tm.Month(), tm.Day())
 			}
 		}

@@ -29,7 +29,7 @@ var Vanguard = &Importer{
 				return true
 			case vanguardCashHeader(f):
 				cash = true
-			case cash && len(f) > 1 && vanguardCashText().MatchString(f[1]):
+			case cash && len(f) > 1 && vanguardCashText(f[1]):
 				return true
 			case strings.EqualFold(f[0], "Cash Transactions") || strings.EqualFold(f[0], "Investment Transactions"):
 				cash = cash || strings.EqualFold(f[0], "Investment Transactions")
@@ -40,18 +40,103 @@ var Vanguard = &Importer{
 	Read: readVanguard,
 }
 
-// vanguardCashText is how Vanguard's cash rows begin.
-var vanguardCashText = lazyRegexp(`(?i)^(Bought |Sold |DIV: |Reversal of |Cash Account Interest|Deposit for investment|Regular Deposit|Account Fee for the period)`)
+// vanguardCashText reports how Vanguard's cash rows begin, any case (the regular expression
+// (?i)^(Bought |Sold |DIV: |Reversal of |Cash Account Interest|Deposit for investment|Regular Deposit|Account Fee for the period)).
+func vanguardCashText(s string) bool {
+	for _, w := range []string{"bought ", "sold ", "div: ", "reversal of ", "cash account interest", "deposit for investment", "regular deposit", "account fee for the period"} {
+		if _, ok := foldPrefixAt(s, 0, w); ok {
+			return true
+		}
+	}
+	return false
+}
 
-// vanguardDeal reads "Bought 1,550 Foo ETF Distributing (FOO)" and "Sold .9232 Bar Fund".
-var vanguardDeal = lazyRegexp(`(?i)^(Bought|Sold)\s+([0-9][0-9,]*(?:\.[0-9]+)?|\.[0-9]+)\s+(.+)$`)
+// vanguardDealText is a deal's description: "Bought 1,550 Foo ETF Distributing (FOO)" and
+// "Sold .9232 Bar Fund".
+type vanguardDealText struct{ verb, qty, name string }
 
-// vanguardDiv reads "DIV: FOO.XLON.GB @ GBP 0.4106".
-var vanguardDiv = lazyRegexp(`(?i)^DIV:\s*([A-Z0-9]+)[^ ]*`)
+// vanguardDeal reads a deal's description: Bought or Sold (any case), the quantity (digits
+// and commas, then decimals after a dot; or a dot and decimals) and the name, spaced, on one
+// line (the regular expression (?i)^(Bought|Sold)\s+([0-9][0-9,]*(?:\.[0-9]+)?|\.[0-9]+)\s+(.+)$).
+func vanguardDeal(s string) (vanguardDealText, bool) {
+	verb, ok := foldPrefixAt(s, 0, "bought")
+	if !ok {
+		if verb, ok = foldPrefixAt(s, 0, "sold"); !ok {
+			return vanguardDealText{}, false
+		}
+	}
+	q := spacesFrom(s, verb)
+	qEnd := q
+	switch {
+	case q < len(s) && isDigit(s[q]):
+		for qEnd < len(s) && (isDigit(s[qEnd]) || s[qEnd] == ',') {
+			qEnd++
+		}
+		if qEnd+1 < len(s) && s[qEnd] == '.' && isDigit(s[qEnd+1]) {
+			qEnd = digitsFrom(s, qEnd+1)
+		}
+	case q+1 < len(s) && s[q] == '.' && isDigit(s[q+1]):
+		qEnd = digitsFrom(s, q+1)
+	}
+	name := spacesFrom(s, qEnd)
+	if q == verb || qEnd == q || name == qEnd {
+		return vanguardDealText{}, false
+	}
+	if name == len(s) {
+		// Only spaces after the quantity: the name is the last of them, when it can be.
+		if name-qEnd < 2 || s[name-1] == '\n' {
+			return vanguardDealText{}, false
+		}
+		name--
+	}
+	if strings.IndexByte(s[name:], '\n') >= 0 {
+		return vanguardDealText{}, false
+	}
+	return vanguardDealText{verb: s[:verb], qty: s[q:qEnd], name: s[name:]}, true
+}
+
+func isVanguardDeal(s string) bool {
+	_, ok := vanguardDeal(s)
+	return ok
+}
+
+// vanguardDiv reads "DIV: FOO.XLON.GB @ GBP 0.4106" as FOO (the regular expression
+// (?i)^DIV:\s*([A-Z0-9]+)[^ ]*).
+func vanguardDiv(s string) (string, bool) {
+	i, ok := foldPrefixAt(s, 0, "div:")
+	if !ok {
+		return "", false
+	}
+	return vanguardCode(s, spacesFrom(s, i))
+}
 
 // vanguardAcc reads an accumulation distribution written like a dividend: "ACC: FOO.XLON.GB
-// @ GBP 0.4106" or "Accumulation: FOO...".
-var vanguardAcc = lazyRegexp(`(?i)^ACC(?:UMULATION)?:\s*([A-Z0-9]+)[^ ]*`)
+// @ GBP 0.4106" or "Accumulation: FOO..." (the regular expression
+// (?i)^ACC(?:UMULATION)?:\s*([A-Z0-9]+)[^ ]*).
+func vanguardAcc(s string) (string, bool) {
+	i, ok := foldPrefixAt(s, 0, "accumulation:")
+	if !ok {
+		if i, ok = foldPrefixAt(s, 0, "acc:"); !ok {
+			return "", false
+		}
+	}
+	return vanguardCode(s, spacesFrom(s, i))
+}
+
+// vanguardCode reads letters (any case) and digits at i.
+func vanguardCode(s string, i int) (string, bool) {
+	j := i
+	for j < len(s) {
+		if isDigit(s[j]) {
+			j++
+		} else if w := foldLetterAt(s, j); w > 0 {
+			j += w
+		} else {
+			break
+		}
+	}
+	return s[i:j], j > i
+}
 
 var vanguardDates = []string{"02/01/2006", "2/1/2006", "2006-01-02"}
 
@@ -299,9 +384,9 @@ func indexVanguardLegs(cash []*vanguardCash) vanguardLegs {
 	}
 	for _, c := range cash {
 		add(ix.byText, vanguardKey(c.details), c)
-		if m := vanguardDeal().FindStringSubmatch(c.details); m != nil {
-			if q, ok := parseNumber(m[2], moneyNumber); ok {
-				add(ix.byDeal, dealKey(strings.EqualFold(m[1], "Sold"), q), c)
+		if m, ok := vanguardDeal(c.details); ok {
+			if q, ok := parseNumber(m.qty, moneyNumber); ok {
+				add(ix.byDeal, dealKey(strings.EqualFold(m.verb, "Sold"), q), c)
 			}
 		}
 	}
@@ -420,36 +505,36 @@ func (v *vanguardReader) cashRows(cash []*vanguardCash) {
 		}
 		d := c.details
 		low := strings.ToLower(d)
+		deal, isDeal := vanguardDeal(d)
+		div, isDiv := vanguardDiv(d)
+		acc, isAcc := vanguardAcc(d)
 		switch {
-		case vanguardDeal().MatchString(d):
-			m := vanguardDeal().FindStringSubmatch(d)
-			qty, ok := parseNumber(m[2], moneyNumber)
+		case isDeal:
+			qty, ok := parseNumber(deal.qty, moneyNumber)
 			action := model.Buy
-			if strings.EqualFold(m[1], "Sold") {
+			if strings.EqualFold(deal.verb, "Sold") {
 				action = model.Sell
 			}
 			if !ok || qty.IsZero() || c.amount.IsZero() {
 				b.warn(c.line, "trade", "deal without a quantity or amount: "+d, "add the "+string(action)+" line by hand")
 				continue
 			}
-			name := strings.TrimSpace(m[3])
+			name := strings.TrimSpace(deal.name)
 			tk := tickerFromFundName(name)
 			v.note(tk, name)
 			b.add(c.line, model.Transaction{Date: c.date, Action: action, Ticker: tk, Quantity: num(qty),
 				Total: amount(c.amount.Abs(), model.GBP), Name: name})
 			c.tx = len(b.imp.Transactions) - 1
 			unmatched++
-		case vanguardDiv().MatchString(d):
-			m := vanguardDiv().FindStringSubmatch(d)
+		case isDiv:
 			if c.amount.Sign() <= 0 {
 				b.skip(c.line, "dividend_reversal", d+": a negative dividend (income, not a CGT figure)")
 				continue
 			}
-			b.add(c.line, model.Transaction{Date: c.date, Action: model.Dividend, Ticker: ticker(m[1], ""),
+			b.add(c.line, model.Transaction{Date: c.date, Action: model.Dividend, Ticker: ticker(div, ""),
 				Total: amount(c.amount, model.GBP), Name: d})
-		case vanguardAcc().MatchString(d) && c.amount.Sign() > 0:
-			m := vanguardAcc().FindStringSubmatch(d)
-			tk := ticker(m[1], "")
+		case isAcc && c.amount.Sign() > 0:
+			tk := ticker(acc, "")
 			v.noted(tk)
 			b.add(c.line, model.Transaction{Date: c.date, Action: model.Accumulation, Ticker: tk, Quantity: num(decimal.Zero),
 				Total: amount(c.amount, model.GBP), Name: d})
@@ -482,7 +567,7 @@ func (v *vanguardReader) dealingFee(c *vanguardCash, sameDay []*vanguardCash) {
 	fee := c.amount.Abs()
 	idx := -1
 	for _, o := range sameDay {
-		if o.tx >= 0 && o.date == c.date && vanguardDeal().MatchString(o.details) {
+		if o.tx >= 0 && o.date == c.date && isVanguardDeal(o.details) {
 			if idx >= 0 && idx != o.tx {
 				idx = -2
 				break

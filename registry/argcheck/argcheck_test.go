@@ -32,7 +32,7 @@ var extraSchemas = map[string]string{
 			"size": {"type": "number", "exclusiveMinimum": 0, "exclusiveMaximum": 1.5},
 			"kind": {"const": "lot"},
 			"level": {"type": ["integer", "null"], "minimum": -3, "maximum": 1e3},
-			"tags": {"type": "array", "minItems": 1, "maxItems": 3, "items": {"type": "string", "maxLength": 4, "pattern": "^[A-Z]+$"}},
+			"tags": {"type": "array", "minItems": 1, "maxItems": 3, "items": {"type": "string", "maxLength": 4, "pattern": "^[0-9]+(\\.[0-9]+)?$"}},
 			"mixed": {"anyOf": [{"type": "boolean"}, {"type": "integer", "minimum": 5}, {"enum": [1.5, "x", null]}]},
 			"either": {"oneOf": [{"type": "integer"}, {"type": "number", "maximum": 10}]},
 			"meta": {"type": "object", "required": ["id"], "additionalProperties": {"type": "integer"}, "properties": {"id": {"type": "string", "minLength": 2}}},
@@ -230,6 +230,7 @@ func TestCompileRejectsUnsupportedKeywords(t *testing.T) {
 		`{"type": "whole"}`,
 		`{"minLength": -1}`,
 		`{"pattern": "("}`,
+		`{"pattern": "^[A-Z]+$"}`,
 	} {
 		if _, err := argcheck.Compile(decode(t, []byte(doc))); err == nil {
 			t.Errorf("%s compiled", doc)
@@ -247,7 +248,7 @@ func TestMessages(t *testing.T) {
 		{`{"code": "CHF", "size": 1}`, "at /code: value must be one of 'GBP', 'USD', 'EUR'"},
 		{`{"size": 1}`, "at /: missing property 'code'"},
 		{`{"code": "GBP", "size": 1, "when": "2024-02-30"}`, `at /when: '2024-02-30' is not valid date: parsing time "2024-02-30": day out of range`},
-		{`{"code": "GBP", "size": 1, "tags": ["ABCDE", "b"]}`, "at /tags/0: maxLength: got 5, want 4; at /tags/1: 'b' does not match pattern '^[A-Z]+$'"},
+		{`{"code": "GBP", "size": 1, "tags": ["12345", "b"]}`, "at /tags/0: maxLength: got 5, want 4; at /tags/1: 'b' does not match pattern '^[0-9]+(\\\\.[0-9]+)?$'"},
 		{`{"code": "GBP", "size": 1, "either": 3}`, "at /either: 'oneOf' failed, subschemas 0, 1 matched"},
 		{`{"code": "GBP", "size": 1e30}`, "at /size: exclusiveMaximum: got 1\u202f×\u202f10³⁰, want 1.5"},
 	} {

@@ -10,7 +10,6 @@ import (
 	"fmt"
 	"math"
 	"math/big"
-	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -35,7 +34,7 @@ type Schema struct {
 	minItems, maxItems int // -1 when absent
 
 	minLength, maxLength int // -1 when absent
-	pattern              *regexp.Regexp
+	pattern              *pattern
 
 	minimum, maximum, exclusiveMinimum, exclusiveMaximum *big.Rat
 	ints                                                 *intBounds // the bounds as int64, when all are whole
@@ -139,7 +138,7 @@ func compileObject(d map[string]any, at string) (*Schema, error) {
 			if !ok {
 				return nil, fmt.Errorf("%s: want a string", kat)
 			}
-			if s.pattern, err = regexp.Compile(p); err != nil {
+			if s.pattern, err = compilePattern(p); err != nil {
 				return nil, fmt.Errorf("%s: %w", kat, err)
 			}
 		case "minimum":

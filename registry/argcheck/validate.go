@@ -207,8 +207,8 @@ func (s *Schema) validateString(str string, fail func(keyword, msg string)) {
 			fail("maxLength", "maxLength: got "+groupInt(n)+", want "+groupInt(s.maxLength))
 		}
 	}
-	if s.pattern != nil && !s.pattern.MatchString(str) {
-		fail("pattern", quote(str)+" does not match pattern "+quote(s.pattern.String()))
+	if s.pattern != nil && !s.pattern.match(str) {
+		fail("pattern", quote(str)+" does not match pattern "+quote(s.pattern.expr))
 	}
 }
 
