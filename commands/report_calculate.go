@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"slices"
-	"strings"
 
 	"github.com/shopspring/decimal"
 
@@ -125,9 +124,9 @@ func reportCalculate(_ context.Context, deps *registry.Deps, a ReportCalculateAr
 	}
 	warnings = append(warnings, rep.Pending.Warnings()...)
 	if hasYear {
-		empty := emptyYearWarning(rep, year, a.Year)
+		empty := rep.EmptyYearWarning(year, fmt.Sprint(a.Year))
 		warnings = append(warnings, empty...)
-		ty := yearOrEmpty(rep, year)
+		ty := rep.Year(year)
 		engine.ApplyTax(&ty, inc.forYear(year))
 		rep.TaxYears = []engine.TaxYear{ty}
 		if ty.DisposalCount == 0 && len(empty) == 0 {
@@ -135,8 +134,8 @@ func reportCalculate(_ context.Context, deps *registry.Deps, a ReportCalculateAr
 		}
 		warnings = append(warnings, projectedWarning(year, warnings)...)
 	}
-	warnings = append(warnings, inc.warnings(rep)...)
-	warnings = append(warnings, proceedsWarnings(rep)...)
+	warnings = append(warnings, rep.IncomeWarnings(inc.taxable, inc.extension)...)
+	warnings = append(warnings, rep.ProceedsWarnings()...)
 	warnings = append(warnings, f.Apply(rep)...)
 	if len(rep.TaxYears) == 0 && f.Active() {
 		warnings = append(warnings, "no tax year falls within from/to")
@@ -144,7 +143,7 @@ func reportCalculate(_ context.Context, deps *registry.Deps, a ReportCalculateAr
 	res := ReportResult{Report: rep, ledger: a.ledgerName()}
 	switch a.Detail {
 	case DetailSummary, DetailDisposals:
-		summarize(rep, a.Detail == DetailDisposals)
+		rep.Summarize(a.Detail == DetailDisposals)
 		v := newFilingView(rep, res.ledger)
 		res.filing = &v
 	}
@@ -153,34 +152,9 @@ func reportCalculate(_ context.Context, deps *registry.Deps, a ReportCalculateAr
 	return res, warnings, nil
 }
 
-// summarize leaves out what a summary does not show: the disposals (unless kept), every
-// disposal's matches, the pools, holdings and excluded transactions. The lists stay present
-// and empty, so the result keeps its shape.
-func summarize(rep *engine.Report, keepDisposals bool) {
-	for i := range rep.TaxYears {
-		ty := &rep.TaxYears[i]
-		if !keepDisposals {
-			ty.Disposals = []engine.Disposal{}
-			continue
-		}
-		for j := range ty.Disposals {
-			ty.Disposals[j].Matches = []engine.Match{}
-		}
-	}
-	if !keepDisposals {
-		rep.ExemptDisposals, rep.OffshoreIncomeGains, rep.NoGainNoLoss = nil, nil, nil
-	}
-	for _, ds := range [][]engine.Disposal{rep.ExemptDisposals, rep.OffshoreIncomeGains, rep.NoGainNoLoss} {
-		for j := range ds {
-			ds[j].Matches = []engine.Match{}
-		}
-	}
-	rep.Holdings, rep.Pools, rep.Excluded = []engine.Holding{}, []engine.PoolHistory{}, nil
-}
-
 // income is the taxable_income and basic_band_extension arguments, read.
 type income struct {
-	taxable, extension *resolvedAmounts
+	taxable, extension *tax.Amounts
 }
 
 func readIncome(taxable, extension *YearAmounts) (income, error) {
@@ -197,89 +171,7 @@ func readIncome(taxable, extension *YearAmounts) (income, error) {
 
 // forYear is the year's income, or nil when taxable_income gives none for it.
 func (in income) forYear(y taxyear.Year) *tax.Income {
-	ti, ok := in.taxable.For(y)
-	if !ok {
-		return nil
-	}
-	ext, _ := in.extension.For(y)
-	return &tax.Income{TaxableIncome: ti, BandExtension: ext}
-}
-
-// warnings says what to pass when the tax could not be worked out, and which years given
-// were not used.
-func (in income) warnings(rep *engine.Report) []string {
-	var out []string
-	if in.taxable == nil {
-		if in.extension != nil {
-			out = append(out, "basic_band_extension is used only with taxable_income, which was not given.")
-		}
-		for _, ty := range rep.TaxYears {
-			// Only where there is tax to work out: with no taxable gain the tax is nil
-			// whatever the income, and the note would be a general notice on every answer.
-			if ty.TaxableGain.Exact().IsPositive() {
-				out = append(out, "tax payable not worked out: give taxable_income (income after allowances, e.g. 52000, or per year 2023:52000,2024:60000) for the tax payable and the 2024/25 box 51 figure.")
-				break
-			}
-		}
-		return out
-	}
-	reported := map[int]bool{}
-	for _, ty := range rep.TaxYears {
-		y := taxyear.For(ty.StartDate)
-		reported[y.Start] = true
-		if ty.Tax == nil {
-			out = append(out, fmt.Sprintf("taxable_income gives no amount for %s, so its tax is null: add %d:AMOUNT.", y.Period(), y.Start))
-		}
-	}
-	for _, r := range []struct {
-		name string
-		a    *resolvedAmounts
-	}{{"taxable_income", in.taxable}, {"basic_band_extension", in.extension}} {
-		if r.a == nil {
-			continue
-		}
-		for _, start := range r.a.ordered {
-			if !reported[start] {
-				out = append(out, fmt.Sprintf("%s names %s, which this report has no figures for; it is not used.", r.name, taxyear.Year{Start: start}.Period()))
-			}
-		}
-	}
-	return out
-}
-
-// proceedsWarnings names each year whose disposal proceeds are over the amount above which
-// the disposals must be reported even without a gain: £50,000 from 2023/24, four times the
-// annual exempt amount before.
-func proceedsWarnings(rep *engine.Report) []string {
-	var out []string
-	for _, ty := range rep.TaxYears {
-		y := taxyear.For(ty.StartDate)
-		limit := y.ReportingThreshold()
-		if ty.Proceeds.Exact().LessThanOrEqual(limit) {
-			continue
-		}
-		rule := "over £50,000"
-		if y.Start < 2023 {
-			rule = "over four times the annual exempt amount (£" + money(limit) + ")"
-		}
-		out = append(out, fmt.Sprintf("%s: disposal proceeds of £%s are %s, so the disposals must be reported on the SA108 capital gains pages even if no tax is due.",
-			y.Period(), money(ty.Proceeds.Exact()), rule))
-	}
-	return out
-}
-
-// money writes an amount with thousands separators and pence: 61,234.50.
-func money(d decimal.Decimal) string {
-	s := d.StringFixed(2)
-	whole, pence, _ := strings.Cut(s, ".")
-	var b strings.Builder
-	for i, c := range whole {
-		if i > 0 && (len(whole)-i)%3 == 0 {
-			b.WriteByte(',')
-		}
-		b.WriteRune(c)
-	}
-	return b.String() + "." + pence
+	return tax.IncomeFor(in.taxable, in.extension, y)
 }
 
 func parseLosses(s string) (decimal.Decimal, error) {
@@ -292,45 +184,6 @@ func parseLosses(s string) (decimal.Decimal, error) {
 			"Give the losses as a plain positive number of pounds.", "losses_brought_forward=1250.00").With("value", s)
 	}
 	return d, nil
-}
-
-// yearOrEmpty returns the report's entry for a tax year, or that year with zero totals.
-func yearOrEmpty(rep *engine.Report, y taxyear.Year) engine.TaxYear { return rep.Year(y) }
-
-// emptyYearWarning says so when the year asked for has nothing in it (no disposal, no
-// dividend), naming the years that have: zero totals for a mistyped year look like a clean bill.
-func emptyYearWarning(rep *engine.Report, y taxyear.Year, asked any) []string {
-	var with []string
-	for _, ty := range rep.TaxYears {
-		if ty.Period == y.Period() {
-			return nil
-		}
-		with = append(with, ty.Period)
-	}
-	other := 0
-	for _, p := range rep.Pools {
-		for _, ev := range p.Events {
-			if ev.Date >= y.StartDate() && ev.Date <= y.EndDate() {
-				other++
-			}
-		}
-	}
-	msg := fmt.Sprintf("year=%v: the ledger has no disposals or dividends in %s (%s to %s), so its figures are all zero", asked,
-		y.Period(), y.StartDate(), y.EndDate())
-	if other > 0 {
-		msg += fmt.Sprintf("; it has %d other change%s to a holding then (purchases, splits), which give no figures of their own", other, plural(other))
-	}
-	if len(with) == 0 {
-		return []string{msg + ". No tax year of the ledger has a disposal or a dividend."}
-	}
-	return []string{msg + ". Tax years with disposals or dividends: " + strings.Join(with, ", ") + "."}
-}
-
-func plural(n int) string {
-	if n == 1 {
-		return ""
-	}
-	return "s"
 }
 
 // projectedWarning is the warning about a year= whose figures are assumed from an earlier

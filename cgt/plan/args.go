@@ -22,22 +22,6 @@ func argError(msg, hint, example, arg, value string) error {
 	return e
 }
 
-// PlainNumber accepts digits with at most one decimal point inside them: no exponent, sign or
-// spaces.
-func PlainNumber(s string) bool {
-	dot := false
-	for i, c := range s {
-		switch {
-		case c >= '0' && c <= '9':
-		case c == '.' && !dot && i > 0 && i < len(s)-1:
-			dot = true
-		default:
-			return false
-		}
-	}
-	return s != ""
-}
-
 // ParsePrice reads "230.00 USD", "98.2", 98.2 or {"amount": "230.00", "currency": "USD"}.
 func ParsePrice(arg string, v any) (Price, error) {
 	bad := func(what string) error {
@@ -170,7 +154,7 @@ func ParsePrices(v any) (map[string]Price, []string, error) {
 // PlainDecimal reads digits with an optional fraction (no exponent, no sign), as a ledger
 // writes amounts and quantities; at most 30 characters.
 func PlainDecimal(s string) (decimal.Decimal, error) {
-	if !PlainNumber(s) || len(s) > 30 {
+	if !model.PlainNumber(s) || len(s) > 30 {
 		return decimal.Zero, fmt.Errorf("%q is not a plain number", s)
 	}
 	return decimal.NewFromString(s)

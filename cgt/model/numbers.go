@@ -34,3 +34,19 @@ func (m Money) GBP() string {
 	}
 	return "£" + Grouped(d)
 }
+
+// PlainNumber accepts digits with at most one decimal point inside them: no exponent, sign or
+// spaces.
+func PlainNumber(s string) bool {
+	dot := false
+	for i, c := range s {
+		switch {
+		case c >= '0' && c <= '9':
+		case c == '.' && !dot && i > 0 && i < len(s)-1:
+			dot = true
+		default:
+			return false
+		}
+	}
+	return s != ""
+}
