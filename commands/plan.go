@@ -1,9 +1,6 @@
 package commands
 
 import (
-	"errors"
-	"strings"
-
 	"github.com/cgt-tools/cgt/cgt/engine"
 	"github.com/cgt-tools/cgt/cgt/fx"
 	"github.com/cgt-tools/cgt/cgt/model"
@@ -16,9 +13,6 @@ import (
 
 // The planning commands (plan.sale, plan.allowance, plan.harvest) are adapters: they read the
 // arguments and the ledger, and cgt/plan works out the plan through the engine.
-
-// planNote is the line every plan result carries: it is a projection, not a record.
-const planNote = plan.Note
 
 // PlanArgs are the arguments the three planning commands share.
 type PlanArgs struct {
@@ -96,63 +90,6 @@ func (p *planner) warnings(extra ...string) []string {
 		out = append(out, p.Year.Notes()...)
 	}
 	return append(out, extra...)
-}
-
-// checkPrices checks the prices given for holdings against the holdings' trades
-// (plan.CheckPrice): the warnings, or one error for every bare number given for a holding
-// traded in another currency, whose example is the prices argument with those fixed.
-func (p *planner) checkPrices(order []string, prices map[string]price) ([]string, error) {
-	var notes, msgs []string
-	fixed := map[string]price{}
-	for _, h := range p.Holdings() {
-		pr, ok := prices[strings.ToUpper(h.Ticker)]
-		if !ok {
-			continue
-		}
-		w, err := p.CheckPrice(h.Ticker, pr)
-		var ce *plan.CurrencyError
-		if errors.As(err, &ce) {
-			fixed[strings.ToUpper(h.Ticker)] = ce.InCurrency()
-			msgs = append(msgs, ce.Error())
-			continue
-		}
-		notes = append(notes, w...)
-	}
-	if len(msgs) == 0 {
-		return notes, nil
-	}
-	items := make([]string, 0, len(order))
-	for _, t := range order {
-		pr, ok := fixed[t]
-		if !ok {
-			pr = prices[t]
-		}
-		items = append(items, t+"="+priceArg(pr))
-	}
-	return notes, envelope.New(envelope.InvalidArgument, "prices: "+strings.Join(msgs, "; "),
-		"Give each price in the currency its security is traded in (write GBP for pounds): a number with no currency is read as pounds.",
-		`prices="`+strings.Join(items, ",")+`"`).With("argument", "prices")
-}
-
-// checkSalePrice is checkPrices for plan.sale's one price.
-func (p *planner) checkSalePrice(ticker string, pr price) ([]string, error) {
-	w, err := p.CheckPrice(ticker, pr)
-	var ce *plan.CurrencyError
-	if errors.As(err, &ce) {
-		return nil, envelope.New(envelope.InvalidArgument, "price: "+ce.Error(),
-			"Give the price in the currency the security is traded in (write GBP for pounds): a number with no currency is read as pounds.",
-			`price="`+priceArg(ce.InCurrency())+`"`).With("argument", "price").With("value", pr.Amount.String())
-	}
-	return w, err
-}
-
-// priceArg writes a price as it is given in an argument: the amount, and its currency when
-// one was written.
-func priceArg(pr price) string {
-	if pr.NoCurrency {
-		return pr.Amount.String()
-	}
-	return pr.Amount.String() + " " + pr.Currency
 }
 
 // price is an amount of money per share in a currency (GBP when none is given; GBX and GBp

@@ -65,7 +65,7 @@ func planAllowance(_ context.Context, deps *registry.Deps, a PlanAllowanceArgs) 
 	if p.Income, err = incomeFor(a.TaxableIncome, p.Year); err != nil {
 		return PlanAllowanceResult{}, p.warnings(), err
 	}
-	notes, err := p.checkPrices(order, prices)
+	notes, err := p.CheckPrices(order, prices)
 	if err != nil {
 		return PlanAllowanceResult{}, p.warnings(), err
 	}

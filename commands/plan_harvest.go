@@ -125,7 +125,7 @@ func planHarvest(_ context.Context, deps *registry.Deps, a PlanHarvestArgs) (Pla
 			fmt.Sprintf("date %s is not in tax year %s", p.Date, p.Year.Period()), "Give a date in the year, or leave one of them out.",
 			"date=2027-03-20").With("argument", "date")
 	}
-	priceNotes, err := p.checkPrices(order, prices)
+	priceNotes, err := p.CheckPrices(order, prices)
 	if err != nil {
 		return PlanHarvestResult{}, p.warnings(), err
 	}

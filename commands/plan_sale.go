@@ -82,7 +82,7 @@ func planSale(_ context.Context, deps *registry.Deps, a PlanSaleArgs) (PlanSaleR
 		return PlanSaleResult{}, p.warnings(), p.NotHeld(ticker)
 	}
 	ticker = held.Ticker
-	priceNotes, err := p.checkSalePrice(ticker, pr)
+	priceNotes, err := p.CheckSalePrice(ticker, pr)
 	if err != nil {
 		return PlanSaleResult{}, p.warnings(), err
 	}

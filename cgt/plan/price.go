@@ -1,6 +1,7 @@
 package plan
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 
@@ -151,4 +152,63 @@ func advice(pr Price, ccy string) string {
 		return fmt.Sprintf("If %s is in pence, write %s GBX (or %s, the pound figure).", pr.Amount, pr.Amount, pr.Amount.Shift(-2))
 	}
 	return fmt.Sprintf("If %s is in hundredths of %s, write %s %s.", pr.Amount, ccy, pr.Amount.Shift(-2), strings.ToUpper(ccy))
+}
+
+// CheckPrices checks the prices given for holdings (by upper-case ticker, named in order)
+// against the holdings' trades (CheckPrice): the warnings, or one invalid_argument error for
+// every bare number given for a holding traded in another currency, whose example is the
+// prices argument with those fixed.
+func (p *Planner) CheckPrices(order []string, prices map[string]Price) ([]string, error) {
+	var notes, msgs []string
+	fixed := map[string]Price{}
+	for _, h := range p.Holdings() {
+		pr, ok := prices[strings.ToUpper(h.Ticker)]
+		if !ok {
+			continue
+		}
+		w, err := p.CheckPrice(h.Ticker, pr)
+		var ce *CurrencyError
+		if errors.As(err, &ce) {
+			fixed[strings.ToUpper(h.Ticker)] = ce.InCurrency()
+			msgs = append(msgs, ce.Error())
+			continue
+		}
+		notes = append(notes, w...)
+	}
+	if len(msgs) == 0 {
+		return notes, nil
+	}
+	items := make([]string, 0, len(order))
+	for _, t := range order {
+		pr, ok := fixed[t]
+		if !ok {
+			pr = prices[t]
+		}
+		items = append(items, t+"="+pr.Arg())
+	}
+	return notes, &model.Error{Code: model.CodeInvalidArgument, Message: "prices: " + strings.Join(msgs, "; "),
+		Hint:     "Give each price in the currency its security is traded in (write GBP for pounds): a number with no currency is read as pounds.",
+		Examples: []string{`prices="` + strings.Join(items, ",") + `"`}, Context: map[string]any{"argument": "prices"}}
+}
+
+// CheckSalePrice is CheckPrices for plan.sale's one price.
+func (p *Planner) CheckSalePrice(ticker string, pr Price) ([]string, error) {
+	w, err := p.CheckPrice(ticker, pr)
+	var ce *CurrencyError
+	if errors.As(err, &ce) {
+		return nil, &model.Error{Code: model.CodeInvalidArgument, Message: "price: " + ce.Error(),
+			Hint:     "Give the price in the currency the security is traded in (write GBP for pounds): a number with no currency is read as pounds.",
+			Examples: []string{`price="` + ce.InCurrency().Arg() + `"`},
+			Context:  map[string]any{"argument": "price", "value": pr.Amount.String()}}
+	}
+	return w, err
+}
+
+// Arg writes a price as it is given in an argument: the amount, and its currency when one was
+// written.
+func (pr Price) Arg() string {
+	if pr.NoCurrency {
+		return pr.Amount.String()
+	}
+	return pr.Amount.String() + " " + pr.Currency
 }
