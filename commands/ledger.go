@@ -7,7 +7,6 @@ import (
 	"io"
 	"path/filepath"
 	"slices"
-	"strings"
 
 	"github.com/cgt-tools/cgt/cgt/dsl"
 	"github.com/cgt-tools/cgt/cgt/imports"
@@ -110,9 +109,6 @@ func (FileArg) SchemaMap() map[string]any {
 	}}
 }
 
-// extraFile is the name the extra lines are read under, so they are cited as extra:N.
-const extraFile = "extra"
-
 // readLedger reads the inputs given (files, then inline content, then the extra lines, then a
 // transactions array) into transactions, with the warnings the reader raised (overlapping files).
 func readLedger(deps *registry.Deps, in ledgerInput) ([]model.Transaction, []string, error) {
@@ -147,28 +143,19 @@ func loadInput(deps *registry.Deps, in ledgerInput, opts imports.Options) (*sour
 	for _, f := range in.files {
 		inputs = append(inputs, sources.Input{File: f.Name, Content: []byte(f.Content)})
 	}
-	if in.content != "" {
-		name := ""
-		if len(inputs) > 0 || len(in.extra) > 0 {
-			name = "content" // cited as content:N beside the files
-		}
-		inputs = append(inputs, sources.Input{File: name, Content: []byte(in.content)})
-	}
-	if len(in.extra) > 0 {
-		inputs = append(inputs, sources.Input{File: extraFile, Content: []byte(strings.Join(in.extra, "\n"))})
-	}
+	given := sources.Given{Files: inputs, Content: in.content, Extra: in.extra}
 	if in.transactions != nil {
 		arr, err := parseTransactionArray(in.transactions)
 		if err != nil {
 			return nil, warnings, err
 		}
-		inputs = append(inputs, sources.Input{Transactions: nonNil(arr)})
+		given.Transactions = nonNil(arr)
 	}
 	ctx := deps.Context
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	loaded, err := sources.Load(ctx, inputs, sources.Options{Import: opts, Accounts: rules, ReadFile: includeReader(deps)})
+	loaded, err := sources.Load(ctx, given.Inputs(), sources.Options{Import: opts, Accounts: rules, ReadFile: includeReader(deps)})
 	if err != nil {
 		return nil, warnings, err
 	}
@@ -327,28 +314,7 @@ func (a *AccountsArg) rules() ([]sources.AccountRule, error) {
 	return sources.ParseAccounts(items)
 }
 
-// ledgerName names a ledger for records: its file names (with content and extra when they
-// were given beside them), or what kind of inline input it was.
+// ledgerName names a ledger for records (sources.LedgerName).
 func (a LedgerArgs) ledgerName() string {
-	var names []string
-	for _, p := range a.Path {
-		if p == "-" {
-			names = append(names, "stdin")
-			continue
-		}
-		names = append(names, filepath.Base(p))
-	}
-	if a.CGTContent != "" && len(names) > 0 {
-		names = append(names, "content")
-	}
-	if len(names) == 0 && a.Transactions != nil {
-		names = append(names, "transactions")
-	}
-	if len(names) == 0 {
-		names = append(names, "ledger")
-	}
-	if len(a.Extra) > 0 {
-		names = append(names, extraFile)
-	}
-	return strings.Join(names, "+")
+	return sources.LedgerName(a.Path, a.CGTContent != "", a.Transactions != nil, len(a.Extra) > 0)
 }

@@ -5,6 +5,7 @@ import (
 	"github.com/cgt-tools/cgt/cgt/fx"
 	"github.com/cgt-tools/cgt/cgt/model"
 	"github.com/cgt-tools/cgt/cgt/plan"
+	"github.com/cgt-tools/cgt/cgt/sources"
 	"github.com/cgt-tools/cgt/cgt/tax"
 	"github.com/cgt-tools/cgt/cgt/taxyear"
 	"github.com/cgt-tools/cgt/envelope"
@@ -84,7 +85,7 @@ func (p *planner) remedy(err error) error {
 // notes say what matters), and the rates substituted for months past the bundled table.
 func (p *planner) warnings(extra ...string) []string {
 	out := append(append([]string{}, p.warning...), p.Warnings()...)
-	out = append(out, plan.Rematches(p.Base, extraFile)...)
+	out = append(out, plan.Rematches(p.Base, sources.ExtraFile)...)
 	out = append(out, p.rates.Notes()...)
 	if p.Year.Projected() {
 		out = append(out, p.Year.Notes()...)
@@ -102,21 +103,6 @@ var (
 	parsePrices  = plan.ParsePrices
 	plainDecimal = plan.PlainDecimal
 )
-
-// extraMonths are the months ("2026-12") of the transactions read from extra lines, or nil.
-func extraMonths(txns []model.Transaction) map[string]bool {
-	var out map[string]bool
-	for _, t := range txns {
-		if t.Source.File != extraFile {
-			continue
-		}
-		if out == nil {
-			out = map[string]bool{}
-		}
-		out[t.Date.String()[:7]] = true
-	}
-	return out
-}
 
 // incomeFor is the taxable income argument read as one amount for the plan's year.
 func incomeFor(ya *YearAmounts, y taxyear.Year) (*tax.Income, error) {

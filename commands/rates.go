@@ -8,6 +8,7 @@ import (
 	"github.com/cgt-tools/cgt/cgt/engine"
 	"github.com/cgt-tools/cgt/cgt/fx"
 	"github.com/cgt-tools/cgt/cgt/model"
+	"github.com/cgt-tools/cgt/cgt/sources"
 	"github.com/cgt-tools/cgt/envelope"
 	"github.com/cgt-tools/cgt/registry"
 )
@@ -113,7 +114,7 @@ func calculateTxns(deps *registry.Deps, txns []model.Transaction, warnings []str
 	// Extra lines are what-if lines: one dated past the rates available is converted at the
 	// latest month, with a warning, as the plans do.
 	var what *fx.Latest
-	if months := extraMonths(txns); months != nil {
+	if months := sources.ExtraMonths(txns); months != nil {
 		what = fx.NewLatest(src, months)
 		opts.Rates = what
 	}
