@@ -3,7 +3,6 @@ package reportview
 import (
 	"bufio"
 	"fmt"
-	"html"
 	"io"
 	"sort"
 	"strconv"
@@ -241,14 +240,18 @@ func dec(d model.Decimal) float64 {
 	return v
 }
 
-// esc escapes text for HTML content and attribute values. Most of what the report writes
-// (dates, figures) has nothing to escape and is returned as it is.
+// esc escapes text for HTML content and attribute values, as html.EscapeString does. Most of
+// what the report writes (dates, figures) has nothing to escape and is returned as it is.
+// (The html package is not used: its initialisation keeps its table of 2,231 named entities,
+// for unescaping, in every program that imports it — the browser module too.)
 func esc(s string) string {
 	if !strings.ContainsAny(s, "<>&'\"") {
 		return s
 	}
-	return html.EscapeString(s)
+	return htmlEscaper.Replace(s)
 }
+
+var htmlEscaper = strings.NewReplacer("&", "&amp;", "'", "&#39;", "<", "&lt;", ">", "&gt;", `"`, "&#34;")
 
 // pounds writes an amount as £1,234.56 (-£54.90 for a negative one), as records.Pounds does,
 // without parsing it again: a Money's text is already fixed to pence.

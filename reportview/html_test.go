@@ -2,6 +2,7 @@ package reportview
 
 import (
 	"fmt"
+	"html"
 	"strings"
 	"testing"
 
@@ -45,6 +46,15 @@ func TestPoolChartBoundsItsPoints(t *testing.T) {
 func TestEscEscapesOnlyWhatItMust(t *testing.T) {
 	for in, want := range map[string]string{"2024-06-20": "2024-06-20", `<b a="x">&'`: "&lt;b a=&#34;x&#34;&gt;&amp;&#39;"} {
 		if got := esc(in); got != want {
+			t.Errorf("esc(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+// esc writes what html.EscapeString writes.
+func TestEscAsHTMLEscapeString(t *testing.T) {
+	for _, in := range []string{"", "plain", "<<>>", "a&b", `"'"`, "&amp;", "€ < £ & ſ", "\xff<\xfe", "<script>alert('x')</script>"} {
+		if got, want := esc(in), html.EscapeString(in); got != want {
 			t.Errorf("esc(%q) = %q, want %q", in, got, want)
 		}
 	}
