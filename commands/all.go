@@ -4,14 +4,17 @@
 package commands
 
 import (
+	"slices"
+
 	"github.com/cgt-tools/cgt/cgt/fx"
 	"github.com/cgt-tools/cgt/registry"
 )
 
 // All is the one explicit list of commands, grouped by namespace, in the order the overview
-// and the contract list them.
+// and the contract list them. The browser module leaves out the commands its page does not run
+// (browser_js.go).
 func All() []registry.Command {
-	return []registry.Command{
+	return slices.DeleteFunc([]registry.Command{
 		// Ledgers: reading and writing transactions.
 		TransactionsParse,
 		TransactionsToDSL,
@@ -28,7 +31,7 @@ func All() []registry.Command {
 		FXRate,
 		FXUpdate,
 		TaxYearInfo,
-	}
+	}, func(c registry.Command) bool { return c == nil })
 }
 
 // NewRegistry builds the registry with the given dependencies; nil Rates means HMRC's

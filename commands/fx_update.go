@@ -1,8 +1,11 @@
+//go:build !js
+
 package commands
 
 import (
 	"context"
 	"fmt"
+	"net/url"
 	"strings"
 	"time"
 
@@ -175,4 +178,10 @@ func clipText(s string) string {
 		return s[:100] + "…"
 	}
 	return s
+}
+
+// isFolderURL reports whether s is an http(s) URL with a host and no query or fragment.
+func isFolderURL(s string) bool {
+	u, err := url.Parse(s)
+	return err == nil && (u.Scheme == "http" || u.Scheme == "https") && u.Host != "" && u.RawQuery == "" && u.Fragment == ""
 }

@@ -61,6 +61,14 @@ func Commands() []string {
 	return reg.Names()
 }
 
+// notInBrowser is the error for a command the module does not register: the page runs only
+// some of cgt's commands (commands/browser_js.go), and the command line runs them all.
+func notInBrowser(name string, names []string) *envelope.Error {
+	e := envelope.Errorf(envelope.UsageError, "The browser app runs "+strings.Join(names, ", ")+
+		"; the cgt command line runs every command (cgt "+name+" ...).", "%q is not in the browser app", name)
+	return e.With("command", name).With("available", names)
+}
+
 // smallInput is the size of input up to which a run trades memory for speed.
 const smallInput = 1_000_000
 
@@ -110,6 +118,9 @@ func Run(req Request) Response {
 	reg, err := commands.NewRegistry(deps)
 	if err != nil {
 		return Response{Envelope: envelope.MarshalCompact(envelope.Failure(err, nil))}
+	}
+	if !slices.Contains(reg.Names(), req.Command) {
+		return Response{Envelope: envelope.MarshalCompact(envelope.Failure(notInBrowser(req.Command, reg.Names()), nil))}
 	}
 	args := req.Args
 	if len(bytes.TrimSpace(args)) == 0 {

@@ -100,6 +100,23 @@ func TestRunImportText(t *testing.T) {
 	}
 }
 
+// A command the module does not register (the browser build leaves out those the page does
+// not run) is refused with the commands it has and a pointer to the command line.
+func TestRunRefusesACommandNotInTheBrowserApp(t *testing.T) {
+	r := Run(Request{Command: "no.such", Render: []string{"json"}})
+	var env struct {
+		OK    bool
+		Error struct{ Code, Message, Hint string }
+	}
+	if err := json.Unmarshal(r.Envelope, &env); err != nil {
+		t.Fatal(err)
+	}
+	if env.OK || env.Error.Message != `"no.such" is not in the browser app` || !strings.Contains(env.Error.Hint, "report.calculate") ||
+		!strings.Contains(env.Error.Hint, "cgt no.such") {
+		t.Errorf("got %s", r.Envelope)
+	}
+}
+
 func TestCommandsListsTheRegistry(t *testing.T) {
 	names := Commands()
 	if len(names) < 8 || !strings.Contains(strings.Join(names, " "), "report.calculate") {
