@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -13,6 +14,7 @@ import (
 
 	"github.com/cgt-tools/cgt/envelope"
 	"github.com/cgt-tools/cgt/internal/golden"
+	"github.com/cgt-tools/cgt/records"
 	"github.com/cgt-tools/cgt/registry"
 )
 
@@ -51,11 +53,37 @@ func TestGoldenEnvelopes(t *testing.T) {
 			res := reg.Execute(context.Background(), command, json.RawMessage(args))
 			got := envelope.MarshalIndent(res)
 			checkOutputSchema(t, reg, command, got)
+			checkFieldNames(t, reg, command, res)
 			golden.Check(t, goldenPath, got)
 		})
 	}
 	golden.Orphans(t, "testdata", ".golden.json", used)
 }
+
+// checkFieldNames checks that every field of the result's records is one the fields
+// argument's schema names (records.FieldNames of the result type).
+func checkFieldNames(t *testing.T, reg *registry.Registry, name string, res envelope.Result) {
+	t.Helper()
+	if !res.OK {
+		return
+	}
+	cmd, _ := reg.Lookup(name)
+	known := map[string]bool{}
+	for _, k := range records.FieldNames(cmd.ResultType()) {
+		known[k] = true
+	}
+	for r := range records.Of(res.Data) {
+		for _, f := range r.Fields {
+			if k := numbered.ReplaceAllString(f.Key, ".N."); !known[k] {
+				t.Errorf("%s: a %s record has the field %s, which records.FieldNames does not list", name, r.Kind, f.Key)
+				known[k] = true
+			}
+		}
+	}
+}
+
+// numbered is the number of a list's element in a field name (sources.2.ticker).
+var numbered = regexp.MustCompile(`\.[0-9]+\.`)
 
 // checkOutputSchema validates an envelope against the command's published output schema.
 func checkOutputSchema(t *testing.T, reg *registry.Registry, name string, out []byte) {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"reflect"
 	"slices"
 
 	"github.com/shopspring/decimal"
@@ -52,6 +53,11 @@ func (r ReportResult) RecordView() any {
 		return nil
 	}
 	return *r.filing
+}
+
+// RecordViewTypes names the filing view, whose fields the fields argument takes too.
+func (ReportResult) RecordViewTypes() []reflect.Type {
+	return []reflect.Type{reflect.TypeFor[filingView]()}
 }
 
 // WriteText is the report for the person filing (--output text).

@@ -19,10 +19,10 @@ import (
 
 // TransactionsImportArgs are the arguments of transactions.import.
 type TransactionsImportArgs struct {
-	Path        []string     `json:"path,omitempty" jsonschema_description:"Export files (format recognised from content)." cgt:"pos=0,alias=file"`
+	Path        []string     `json:"path,omitempty" jsonschema_description:"Export files (any format)." cgt:"pos=0,alias=file"`
 	Files       []FileArg    `json:"files,omitempty" jsonschema_description:"More files: a path, or {name, content} inline."`
 	Content     string       `json:"content,omitempty" jsonschema_description:"An export's text." cgt:"alias=cgt_content"`
-	FileName    string       `json:"file_name,omitempty" jsonschema_description:"Its file name, e.g. history.csv." cgt:"alias=name"`
+	FileName    string       `json:"file_name,omitempty" jsonschema_description:"Its file name (history.csv)." cgt:"alias=name"`
 	Broker      BrokerName   `json:"broker,omitempty" jsonschema_description:"Format (default auto)." cgt:"alias=format"`
 	Account     string       `json:"account,omitempty" jsonschema_description:"Account label for every row."`
 	AccountType string       `json:"account_type,omitempty" jsonschema:"enum=ISA,enum=LISA,enum=JISA,enum=SIPP,enum=GIA" jsonschema_description:"Its type (wrappers: outside CGT)."`
@@ -63,7 +63,7 @@ var TransactionsImport = registry.NewCommand(registry.Meta{
 	RateLimitNotes: "None: the files are read locally.",
 	CitationFields: []string{"transactions[].source", "imports[].file", "imports[].skipped[].row"},
 	Agent: registry.Agent{
-		UseWhen:   []string{"The user has broker export files (CSV, XML, JSON) and needs a ledger or a check of what the files contain."},
+		UseWhen:   []string{"The user has broker exports and needs a ledger or a check of what they hold."},
 		AvoidWhen: []string{"You only need the figures: report.calculate reads the exports directly."},
 		NextSteps: []string{"report.calculate", "holdings.list", "transactions.to_dsl"},
 	},

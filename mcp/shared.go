@@ -62,9 +62,10 @@ func sharedArgs(cat *catalog.Catalog) []sharedArg {
 
 // withoutSharedDescriptions returns an input schema in which each shared argument described
 // as the instructions describe it keeps only what a model must see: its name, its values when
-// it has a set of them (and output's default, compact), and its type when that is one plain
-// type (a string, a number); not its description, other defaults or compound forms (lists,
-// objects, a choice of types), which the instructions give.
+// it has a set of them other than output's (the instructions list output's, the same for
+// every tool), and for fields the names the tool's records carry; not its description, type,
+// default or forms, which the instructions give (and JSON values are coerced to the type
+// wanted where nothing is lost: "2024" for 2024).
 func withoutSharedDescriptions(schema map[string]any, shared []sharedArg) map[string]any {
 	desc := make(map[string]string, len(shared))
 	for _, s := range shared {
@@ -75,14 +76,53 @@ func withoutSharedDescriptions(schema map[string]any, shared []sharedArg) map[st
 			return
 		}
 		delete(p, "description")
+		if name == registry.ArgFields {
+			if names := fieldNamesOf(p); names != "" {
+				p["description"] = names
+			}
+		}
+		if name == registry.ArgOutput {
+			delete(p, "enum")
+		}
 		delete(p, "items")
-		if name != registry.ArgOutput {
-			delete(p, "default") // the instructions say it (max_chars 40000); output's stays in view
-		}
-		if t, scalar := p["type"].(string); !scalar || t == "array" || t == "object" {
-			delete(p, "type") // a list of forms, or items of a form, the instructions give
-		}
+		delete(p, "default")
+		delete(p, "type")
 	})
+}
+
+// fieldNamesChars bounds the field names a tool's fields argument lists in tools/list.
+const fieldNamesChars = 100
+
+// fieldNamesOf is the field names the fields argument's items give as examples (every name
+// the tool's records can carry), as a model reads them within the tool's token budget: the
+// names of plain fields first, then those within a group (sa108.box24), as many as
+// fieldNamesChars holds, and "…" when there are more (a name the result does not have is
+// answered with the names it has).
+func fieldNamesOf(p map[string]any) string {
+	items, _ := p["items"].(map[string]any)
+	ex, _ := items["examples"].([]any)
+	var plain, grouped []string
+	for _, e := range ex {
+		if s, ok := e.(string); ok && strings.Contains(s, ".N.") {
+			continue // an element's field (sources.N.ticker): N is a number a result gives
+		} else if ok && strings.Contains(s, ".") {
+			grouped = append(grouped, s)
+		} else if ok {
+			plain = append(plain, s)
+		}
+	}
+	var b strings.Builder
+	for i, n := range append(plain, grouped...) {
+		if b.Len()+len(n)+2 > fieldNamesChars {
+			b.WriteString(", …")
+			break
+		}
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString(n)
+	}
+	return b.String()
 }
 
 // sharedArgsNote is the instructions' paragraph describing the shared arguments.

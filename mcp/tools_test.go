@@ -85,8 +85,8 @@ func TestToolsListMatchesCatalog(t *testing.T) {
 	}
 }
 
-// The agent front ends show their own defaults in the input schema: compact output, a
-// summary report, a bound on characters.
+// The agent front ends show their own defaults: a summary report in the input schema;
+// compact output and the bound on characters, the same for every tool, in the instructions.
 func TestToolSchemasShowTheAgentDefaults(t *testing.T) {
 	s, err := mcp.New(commands.NewRegistry, mcp.Options{Version: "test"})
 	if err != nil {
@@ -103,11 +103,10 @@ func TestToolSchemasShowTheAgentDefaults(t *testing.T) {
 			} `json:"properties"`
 		}
 		json.Unmarshal(tool.InputSchema, &sc)
-		if d := sc.Properties["output"].Default; d != "compact" {
-			t.Errorf("%s: output defaults to %v, want compact", tool.Name, d)
-		}
-		if d := sc.Properties["max_chars"].Default; d != nil { // said once, in the instructions
-			t.Errorf("%s: max_chars shows a default, %v, which the instructions give", tool.Name, d)
+		for _, arg := range []string{"output", "max_chars"} { // said once, in the instructions
+			if d := sc.Properties[arg].Default; d != nil {
+				t.Errorf("%s: %s shows a default, %v, which the instructions give", tool.Name, arg, d)
+			}
 		}
 		if p, ok := sc.Properties["detail"]; ok && p.Default != "summary" {
 			t.Errorf("%s: detail defaults to %v, want summary", tool.Name, p.Default)
@@ -174,6 +173,34 @@ func rpcResult(t testing.TB, s *server.MCPServer, method string, params any, res
 // checkLightSchema compares a listed input schema with the catalog's: the same arguments, each
 // with its description, values and types, less what only validates; an argument described
 // once in the instructions (shared) lists its values and plain type only.
+// checkSharedArg checks an argument described once in the instructions: the schema keeps its
+// name, its values (but output's, which the instructions list) and, for fields, the names of
+// the tool's fields, beginning with those the catalog lists.
+func checkSharedArg(t *testing.T, name, arg string, ga, wa map[string]any) {
+	t.Helper()
+	wantEnum := wa["enum"]
+	if arg == registry.ArgOutput {
+		wantEnum = nil
+	}
+	desc, _ := ga["description"].(string)
+	if arg == registry.ArgFields {
+		items, _ := wa["items"].(map[string]any)
+		names, _ := items["examples"].([]any)
+		if len(names) == 0 || desc == "" {
+			t.Errorf("%s.fields: the catalog lists no field names (%v), or the schema shows none (%q)", name, names, desc)
+		}
+		for _, n := range strings.Split(strings.TrimSuffix(desc, ", …"), ", ") {
+			if !slices.Contains(names, any(n)) {
+				t.Errorf("%s.fields: the schema names %q, which the catalog's field names do not have", name, n)
+			}
+		}
+		desc = ""
+	}
+	if desc != "" || ga["items"] != nil || ga["type"] != nil || ga["default"] != nil || !jsonEqualValues(ga["enum"], wantEnum) {
+		t.Errorf("%s.%s: an argument described once in the instructions lists %v", name, arg, ga)
+	}
+}
+
 func checkLightSchema(t *testing.T, name string, got json.RawMessage, want map[string]any, shared map[string]string) {
 	t.Helper()
 	var g map[string]any
@@ -199,9 +226,7 @@ func checkLightSchema(t *testing.T, name string, got json.RawMessage, want map[s
 			continue
 		}
 		if d, ok := shared[arg]; ok && wa["description"] == d {
-			if ga["description"] != nil || ga["items"] != nil || !jsonEqualValues(ga["enum"], wa["enum"]) {
-				t.Errorf("%s.%s: an argument described once in the instructions lists %v", name, arg, ga)
-			}
+			checkSharedArg(t, name, arg, ga, wa)
 			continue
 		}
 		for _, k := range []string{"description", "enum", "items"} {

@@ -468,19 +468,69 @@ func indirectType(t reflect.Type) reflect.Type {
 const ListSeparator = "; "
 
 // FieldNames lists, from a result type alone, the field keys its records can carry, in first
-// appearance order (for shell completion of --fields).
+// appearance order: those of the types its RecordView can return first (ViewTyped), then its
+// own. A list of structs numbers its elements' fields from 1; N stands for the number
+// (sources.N.ticker). They are the names the fields argument takes (shell completion of
+// --fields, the fields argument's schema).
 func FieldNames(t reflect.Type) []string {
-	var out []string
-	seen := map[string]bool{}
-	collectFieldNames(indirectType(t), "", true, &out, seen)
-	return out
+	n := fieldNamer{seen: map[string]bool{}}
+	t = indirectType(t)
+	if t.Implements(viewTypedType) {
+		for _, vt := range reflect.Zero(t).Interface().(ViewTyped).RecordViewTypes() {
+			n.top(indirectType(vt))
+		}
+	}
+	n.top(t)
+	return n.out
 }
 
-func collectFieldNames(t reflect.Type, prefix string, top bool, out *[]string, seen map[string]bool) {
+// ViewTyped is implemented by a Viewer that names the types its RecordView can return, so
+// that FieldNames knows a result's field names from its type. It is asked of the type's zero
+// value.
+type ViewTyped interface{ RecordViewTypes() []reflect.Type }
+
+var viewTypedType = reflect.TypeFor[ViewTyped]()
+
+// KeyNamed is implemented by a Keyed list element that names every key RecordField can give,
+// so that FieldNames lists them. It is asked of the type's zero value.
+type KeyNamed interface{ RecordFieldNames() []string }
+
+var keyNamedType = reflect.TypeFor[KeyNamed]()
+
+// fieldNamer collects field names in first appearance order.
+type fieldNamer struct {
+	out  []string
+	seen map[string]bool
+}
+
+// What a struct's fields are to FieldNames: a top-level result without a kind of its own
+// has only rows; a row's tagged fields are its structure; a struct nested in a row has every
+// field but "-" and rows as a value.
+const (
+	namesRowsOnly = iota
+	namesRow
+	namesNested
+)
+
+func (n *fieldNamer) add(k string) {
+	if !n.seen[k] {
+		n.seen[k] = true
+		n.out = append(n.out, k)
+	}
+}
+
+func (n *fieldNamer) top(t reflect.Type) {
+	if topKind(t) != "" {
+		n.collect(t, "", namesRow)
+	} else {
+		n.collect(t, "", namesRowsOnly)
+	}
+}
+
+func (n *fieldNamer) collect(t reflect.Type, prefix string, mode int) {
 	if t.Kind() != reflect.Struct {
 		return
 	}
-	hasKind := top && topKind(t) != ""
 	for i := 0; i < t.NumField(); i++ {
 		sf := t.Field(i)
 		name, _, _ := strings.Cut(sf.Tag.Get("json"), ",")
@@ -488,22 +538,37 @@ func collectFieldNames(t reflect.Type, prefix string, top bool, out *[]string, s
 		ft := indirectType(sf.Type)
 		switch {
 		case sf.Anonymous && name == "" && ft.Kind() == reflect.Struct && !isScalarType(ft):
-			collectFieldNames(ft, prefix, top, out, seen)
+			n.collect(ft, prefix, mode)
 		case !sf.IsExported() || name == "-" || tag == "-":
 		case strings.HasPrefix(tag, "rows="):
 			if ft.Kind() == reflect.Slice {
 				ft = indirectType(ft.Elem())
 			}
-			collectFieldNames(ft, "", false, out, seen)
-		case tag != "" && tag != "prose" || top && !hasKind:
+			n.collect(ft, "", namesRow)
+		case mode == namesRowsOnly || mode == namesRow && tag != "" && tag != "prose":
 		case ft.Kind() == reflect.Struct && !isScalarType(ft):
-			collectFieldNames(ft, prefix+name+".", false, out, seen)
+			n.collect(ft, prefix+name+".", namesNested)
+		case ft.Kind() == reflect.Slice || ft.Kind() == reflect.Array:
+			n.list(ft.Elem(), prefix, name)
 		default:
-			if k := prefix + name; !seen[k] {
-				seen[k] = true
-				*out = append(*out, k)
-			}
+			n.add(prefix + name)
 		}
+	}
+}
+
+// list adds the names of a list field: Keyed elements are fields beside the list, named by
+// the element (sa108.box24); other composite elements' fields are numbered (N); a list of
+// scalars is one field.
+func (n *fieldNamer) list(el reflect.Type, prefix, name string) {
+	switch {
+	case el.Implements(keyNamedType):
+		for _, k := range reflect.Zero(el).Interface().(KeyNamed).RecordFieldNames() {
+			n.add(prefix + k)
+		}
+	case isComposite(el) && !el.Implements(keyedType):
+		n.collect(indirectType(el), prefix+name+".N.", namesNested)
+	default:
+		n.add(prefix + name)
 	}
 }
 

@@ -63,12 +63,23 @@ func shapingSpecs() []ArgSpec {
 	}
 }
 
-// shapingProperty is the JSON Schema of a shaping argument.
-func shapingProperty(s ArgSpec) map[string]any {
+// shapingProperty is the JSON Schema of a shaping argument. fields lists, as examples of
+// its items, the field names the command's records can carry (records.FieldNames): the
+// names a model may pass, without an error to learn them from. They are examples, not an
+// enum, so a name outside them gets the error that lists the names the result has.
+func shapingProperty(s ArgSpec, fieldNames []string) map[string]any {
 	p := map[string]any{"type": s.Type, "description": s.Description}
 	switch s.Type {
 	case "array":
-		p["items"] = map[string]any{"type": "string"}
+		items := map[string]any{"type": "string"}
+		if s.Name == ArgFields && len(fieldNames) > 0 {
+			ex := make([]any, len(fieldNames))
+			for i, n := range fieldNames {
+				ex[i] = n
+			}
+			items["examples"] = ex
+		}
+		p["items"] = items
 	case "integer":
 		p["minimum"] = 0
 	}
@@ -82,7 +93,7 @@ func shapingProperty(s ArgSpec) map[string]any {
 // specs with the shaping arguments appended. A command whose own arguments use one of the
 // names keeps its own. Aliases are accepted (Execute renames them before validating) but not
 // listed: an argument appears once in a schema, under its canonical name.
-func withShaping(schema map[string]any, specs []ArgSpec) (map[string]any, []ArgSpec) {
+func withShaping(schema map[string]any, specs []ArgSpec, fieldNames []string) (map[string]any, []ArgSpec) {
 	out := make(map[string]any, len(schema))
 	for k, v := range schema {
 		out[k] = v
@@ -96,7 +107,7 @@ func withShaping(schema map[string]any, specs []ArgSpec) (map[string]any, []ArgS
 		if _, taken := props[s.Name]; taken {
 			continue
 		}
-		props[s.Name] = shapingProperty(s)
+		props[s.Name] = shapingProperty(s, fieldNames)
 		specs = append(specs, s)
 	}
 	out["properties"] = props
