@@ -93,17 +93,6 @@ func (p *planner) warnings(extra ...string) []string {
 	return append(out, extra...)
 }
 
-// price is an amount of money per share in a currency (GBP when none is given; GBX and GBp
-// are pence, read as the ledger reads them).
-type price = plan.Price
-
-// The argument readers are the domain's (cgt/plan/args.go).
-var (
-	parsePrice   = plan.ParsePrice
-	parsePrices  = plan.ParsePrices
-	plainDecimal = plan.PlainDecimal
-)
-
 // incomeFor is the taxable income argument read as one amount for the plan's year.
 func incomeFor(ya *YearAmounts, y taxyear.Year) (*tax.Income, error) {
 	in, err := readIncome(ya, nil)

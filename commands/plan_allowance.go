@@ -51,7 +51,7 @@ var PlanAllowance = registry.NewCommand(registry.Meta{
 }, planAllowance)
 
 func planAllowance(_ context.Context, deps *registry.Deps, a PlanAllowanceArgs) (PlanAllowanceResult, []string, error) {
-	prices, order, err := parsePrices(a.Prices)
+	prices, order, err := plan.ParsePrices(a.Prices)
 	if err != nil {
 		return PlanAllowanceResult{}, nil, err
 	}

@@ -5,8 +5,6 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/shopspring/decimal"
-
 	"github.com/cgt-tools/cgt/cgt/model"
 	"github.com/cgt-tools/cgt/cgt/plan"
 	"github.com/cgt-tools/cgt/envelope"
@@ -62,12 +60,9 @@ var PlanHarvest = registry.NewCommand(registry.Meta{
 	},
 }, planHarvest)
 
-// harvestUnit is the smallest quantity planned for a holding.
-func harvestUnit(q decimal.Decimal) decimal.Decimal { return plan.Unit(q) }
-
 // harvestOptions reads the target (default: the exempt amount), margin, fees, only, exclude
 // and income, and marks the currencies whose rate for the plan's month is not published.
-func (p *planner) harvestOptions(a PlanHarvestArgs, prices map[string]price) (plan.HarvestOptions, bool, error) {
+func (p *planner) harvestOptions(a PlanHarvestArgs, prices map[string]plan.Price) (plan.HarvestOptions, bool, error) {
 	o := plan.HarvestOptions{Prices: prices, Target: p.BaseTY.AnnualExemptAmount.Exact()}
 	var err error
 	if p.Income, err = incomeFor(a.TaxableIncome, p.Year); err != nil {
@@ -85,7 +80,7 @@ func (p *planner) harvestOptions(a PlanHarvestArgs, prices map[string]price) (pl
 		}
 	}
 	if a.Fees != nil && a.Fees != "" {
-		f, err := parsePrice("fees", a.Fees)
+		f, err := plan.ParsePrice("fees", a.Fees)
 		if err != nil {
 			return o, false, err
 		}
@@ -105,7 +100,7 @@ func (p *planner) harvestOptions(a PlanHarvestArgs, prices map[string]price) (pl
 }
 
 func planHarvest(_ context.Context, deps *registry.Deps, a PlanHarvestArgs) (PlanHarvestResult, []string, error) {
-	prices, order, err := parsePrices(a.Prices)
+	prices, order, err := plan.ParsePrices(a.Prices)
 	if err != nil {
 		return PlanHarvestResult{}, nil, err
 	}

@@ -57,13 +57,13 @@ var PlanSale = registry.NewCommand(registry.Meta{
 }, planSale)
 
 func planSale(_ context.Context, deps *registry.Deps, a PlanSaleArgs) (PlanSaleResult, []string, error) {
-	pr, err := parsePrice("price", a.Price)
+	pr, err := plan.ParsePrice("price", a.Price)
 	if err != nil {
 		return PlanSaleResult{}, nil, err
 	}
-	var fees *price
+	var fees *plan.Price
 	if a.Fees != nil && a.Fees != "" {
-		f, err := parsePrice("fees", a.Fees)
+		f, err := plan.ParsePrice("fees", a.Fees)
 		if err != nil {
 			return PlanSaleResult{}, nil, err
 		}
@@ -89,7 +89,7 @@ func planSale(_ context.Context, deps *registry.Deps, a PlanSaleArgs) (PlanSaleR
 	var qty decimal.Decimal
 	if q := strings.TrimSpace(a.Quantity); strings.EqualFold(q, "all") {
 		qty = held.Quantity.Exact()
-	} else if qty, err = plainDecimal(q); err != nil || qty.Sign() <= 0 {
+	} else if qty, err = plan.PlainDecimal(q); err != nil || qty.Sign() <= 0 {
 		return PlanSaleResult{}, nil, envelope.New(envelope.InvalidArgument, fmt.Sprintf("quantity %q is not a number of shares", a.Quantity),
 			"Give a positive number of shares, or all.", "quantity=37").With("argument", "quantity").With("value", a.Quantity)
 	}
