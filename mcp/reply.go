@@ -303,20 +303,25 @@ func more(c registry.Command, sh registry.Shape) string {
 	return s
 }
 
+// moreOf is the more| line's text, as arguments written key=value like the records' fields:
+// the later values of detail, or at the last (and for a command without detail) output=json,
+// the envelope with everything.
 func moreOf(c registry.Command, sh registry.Shape) string {
-	var asks []string
+	var later []string
 	if s, ok := argSpec(c, "detail"); ok {
 		cur, _ := sh.Args["detail"].(string)
-		later := false
+		after := false
 		for _, v := range s.Enum {
-			if later {
-				asks = append(asks, fmt.Sprintf(`{"detail":%q}`, v))
+			if after {
+				later = append(later, fmt.Sprint(v))
 			}
-			later = later || v == cur
+			after = after || v == cur
 		}
 	}
-	asks = append(asks, `{"output":"json"} (the envelope)`)
-	return "for more: " + strings.Join(asks, ", ")
+	if len(later) == 0 {
+		return "output=json"
+	}
+	return "detail=" + strings.Join(later, " or ")
 }
 
 func hasArg(c registry.Command, name string) bool {

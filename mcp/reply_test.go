@@ -43,7 +43,7 @@ func TestResultsAreCompactAndSayHowToAskForMore(t *testing.T) {
 	if isErr || !strings.HasPrefix(lines[0], "ledger|tax_year|2024/25|") {
 		t.Fatalf("want the year's record first, named by the ledger:\n%s", text)
 	}
-	if last := lines[len(lines)-1]; !strings.HasPrefix(last, "more|") || !strings.Contains(last, `{"detail":"disposals"}`) {
+	if last := lines[len(lines)-1]; !strings.HasPrefix(last, "more|") || last != "more|detail=disposals or full" {
 		t.Errorf("the last line should say how to ask for more: %s", last)
 	}
 	if strings.Contains(text, "|disposal|") {

@@ -359,8 +359,8 @@ func (c *calc) eriHints() []string {
 			continue
 		}
 		first := c.txns[c.led.txns[i][0]].Date
-		out = append(out, fmt.Sprintf("%s has no ISIN, so no bundled excess reportable income is applied; if it is %s, add `%s ISIN %s %s`",
-			tk, isin, first, tk, isin))
+		out = append(out, fmt.Sprintf("%s has no ISIN, so no bundled ERI applies: add `%s ISIN %s %s` if that is its ISIN",
+			tk, first, tk, isin))
 	}
 	return out
 }
