@@ -40,13 +40,13 @@ func (p *parser) event(t *model.Transaction) (err *model.Error) {
 		}
 		t.Total, err = p.amount("total", positive)
 	case model.Negligible:
-		err = p.extras("the ticker", extra{keyword: "VALUE", field: "value", rule: nonNegative, dst: &t.Value})
+		err = p.extras("the ticker", extra{keyword: "VALUE", field: "value", rule: nonNegative, dst: &p.fields(t).Value})
 	case model.AccountDecl:
-		t.AccountType, err = p.accountType()
+		p.fields(t).AccountType, err = p.accountType()
 	case model.ISINDecl:
 		err = p.declaredISIN(t)
 	case model.Alias:
-		if t.NewTicker, err = p.secondTicker("the other ticker"); err == nil && t.NewTicker == t.Ticker {
+		if p.fields(t).NewTicker, err = p.secondTicker("the other ticker"); err == nil && t.NewTicker() == t.Ticker {
 			err = p.fail(model.CodeValidation, 0, "", fmt.Sprintf("ALIAS names %s twice", t.Ticker),
 				"write ALIAS TICKER OTHER with the two different tickers of one security (such as ALIAS VOD.L VOD)")
 		}
@@ -66,7 +66,7 @@ func (p *parser) quantityCost(t *model.Transaction) (err *model.Error) {
 	if err = p.keyword("COST", "quantity", hint); err != nil {
 		return err
 	}
-	t.Cost, err = p.amount("cost", nonNegative)
+	p.fields(t).Cost, err = p.amount("cost", nonNegative)
 	return err
 }
 
@@ -87,20 +87,20 @@ func (p *parser) rights(t *model.Transaction) (err *model.Error) {
 
 // takeover reads "NEW QTY [CASH AMOUNT [CCY]] [VALUE AMOUNT [CCY]]" after the old ticker.
 func (p *parser) takeover(t *model.Transaction) (err *model.Error) {
-	if t.NewTicker, err = p.secondTicker("the new ticker"); err != nil {
+	if p.fields(t).NewTicker, err = p.secondTicker("the new ticker"); err != nil {
 		return err
 	}
 	if t.Quantity, err = p.newShares(t); err != nil {
 		return err
 	}
 	return p.extras("quantity",
-		extra{keyword: "CASH", field: "cash", rule: nonNegative, dst: &t.Cash},
-		extra{keyword: "VALUE", field: "value", rule: positive, dst: &t.Value})
+		extra{keyword: "CASH", field: "cash", rule: nonNegative, dst: &p.fields(t).Cash},
+		extra{keyword: "VALUE", field: "value", rule: positive, dst: &p.fields(t).Value})
 }
 
 // demerger reads "NEW QTY COST FRACTION" after the parent's ticker.
 func (p *parser) demerger(t *model.Transaction) (err *model.Error) {
-	if t.NewTicker, err = p.secondTicker("the new ticker"); err != nil {
+	if p.fields(t).NewTicker, err = p.secondTicker("the new ticker"); err != nil {
 		return err
 	}
 	if t.Quantity, err = p.newShares(t); err != nil {
@@ -109,7 +109,7 @@ func (p *parser) demerger(t *model.Transaction) (err *model.Error) {
 	if err = p.keyword("COST", "quantity", "write DEMERGER PARENT NEW QUANTITY COST FRACTION: FRACTION is the part of PARENT's cost that moves to NEW"); err != nil {
 		return err
 	}
-	if t.Ratio, err = p.number("fraction", fractionRule); err != nil {
+	if p.fields(t).Ratio, err = p.number("fraction", fractionRule); err != nil {
 		return err
 	}
 	if tok := p.peek(); looksLikeCurrency(tok.text) {
@@ -124,7 +124,7 @@ func (p *parser) demerger(t *model.Transaction) (err *model.Error) {
 // ticker seems to have been left out (the quantity was read as the ticker).
 func (p *parser) newShares(t *model.Transaction) (model.Decimal, *model.Error) {
 	q, err := p.number("quantity", positive)
-	if err != nil && err.Code == model.CodeParse && strings.Trim(t.NewTicker, "0123456789.") == "" {
+	if err != nil && err.Code == model.CodeParse && strings.Trim(t.NewTicker(), "0123456789.") == "" {
 		err.Hint = fmt.Sprintf("the new ticker seems to be missing: write %s %s NEW QUANTITY", t.Action, t.Ticker)
 	}
 	return q, err

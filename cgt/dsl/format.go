@@ -44,47 +44,47 @@ func appendTransaction(b []byte, t model.Transaction) []byte {
 		b = appendOptional(b, " FEES ", t.Fees)
 	case model.Dividend:
 		b = appendAmount(b, " TOTAL ", t.Total)
-		b = appendOptional(b, " TAX ", t.Tax)
+		b = appendOptional(b, " TAX ", t.Tax())
 	case model.Accumulation:
 		b = appendNumber(b, " ", t.Quantity)
 		b = appendAmount(b, " TOTAL ", t.Total)
-		b = appendOptional(b, " TAX ", t.Tax)
+		b = appendOptional(b, " TAX ", t.Tax())
 	case model.CapReturn:
 		b = appendNumber(b, " ", t.Quantity)
 		b = appendAmount(b, " TOTAL ", t.Total)
 		b = appendOptional(b, " FEES ", t.Fees)
-		b = appendOptional(b, " VALUE ", t.Value)
+		b = appendOptional(b, " VALUE ", t.Value())
 	case model.Split, model.Unsplit:
-		b = appendNumber(b, " RATIO ", t.Ratio)
+		b = appendNumber(b, " RATIO ", t.Ratio())
 	case model.SpouseOut:
 		b = appendNumber(b, " ", t.Quantity)
 	case model.SpouseIn, model.Pool:
 		b = appendNumber(b, " ", t.Quantity)
-		b = appendAmount(b, " COST ", t.Cost)
+		b = appendAmount(b, " COST ", t.Cost())
 	case model.Rights:
 		b = appendNumber(b, " ", t.Quantity)
 		b = appendAmount(b, " @ ", t.Price)
 		b = appendOptional(b, " FEES ", t.Fees)
 	case model.Takeover:
-		b = append(append(b, ' '), t.NewTicker...)
+		b = append(append(b, ' '), t.NewTicker()...)
 		b = appendNumber(b, " ", t.Quantity)
-		b = appendOptional(b, " CASH ", t.Cash)
-		b = appendOptional(b, " VALUE ", t.Value)
+		b = appendOptional(b, " CASH ", t.Cash())
+		b = appendOptional(b, " VALUE ", t.Value())
 	case model.Demerger:
-		b = append(append(b, ' '), t.NewTicker...)
+		b = append(append(b, ' '), t.NewTicker()...)
 		b = appendNumber(b, " ", t.Quantity)
-		b = appendNumber(b, " COST ", t.Ratio)
+		b = appendNumber(b, " COST ", t.Ratio())
 	case model.ERI:
 		b = appendNumber(b, " ", t.Quantity)
 		b = appendAmount(b, " TOTAL ", t.Total)
 	case model.Negligible:
-		if t.Value.Currency != "" || !t.Value.IsZero() { // VALUE 0 (nil, written) stays written
-			b = appendAmount(b, " VALUE ", t.Value)
+		if t.Value().Currency != "" || !t.Value().IsZero() { // VALUE 0 (nil, written) stays written
+			b = appendAmount(b, " VALUE ", t.Value())
 		}
 	case model.AccountDecl:
-		b = append(append(b, ' '), t.AccountType...)
+		b = append(append(b, ' '), t.AccountType()...)
 	case model.Alias:
-		b = append(append(b, ' '), t.NewTicker...)
+		b = append(append(b, ' '), t.NewTicker()...)
 	case model.ISINDecl:
 		b = append(append(b, ' '), t.ISIN...)
 		u := t

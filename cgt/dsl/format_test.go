@@ -118,38 +118,38 @@ func randomLedger(rng *rand.Rand, n int) []model.Transaction {
 				t.Price = amount(false)
 			}
 		case model.Dividend:
-			t.Total, t.Tax = amount(false), amount(true)
+			t.Total, ev(&t).Tax = amount(false), amount(true)
 		case model.Accumulation:
-			t.Quantity, t.Total, t.Tax = dec(num(true)), amount(true), amount(true)
+			t.Quantity, t.Total, ev(&t).Tax = dec(num(true)), amount(true), amount(true)
 		case model.CapReturn:
 			t.Quantity, t.Total, t.Fees = dec(num(false)), amount(false), amount(true)
 			if rng.IntN(2) == 0 {
-				t.Value = amount(false)
+				ev(&t).Value = amount(false)
 			}
 		case model.Split:
-			t.Ratio = dec(num(false))
+			ev(&t).Ratio = dec(num(false))
 		case model.Unsplit:
-			t.Ratio = dec(itoa(1 + rng.IntN(20)))
+			ev(&t).Ratio = dec(itoa(1 + rng.IntN(20)))
 		case model.SpouseOut:
 			t.Quantity = dec(num(false))
 		case model.SpouseIn, model.Pool:
-			t.Quantity, t.Cost = dec(num(false)), amount(true)
+			t.Quantity, ev(&t).Cost = dec(num(false)), amount(true)
 		case model.Rights:
 			t.Quantity, t.Price, t.Fees = dec(num(false)), amount(true), amount(true)
 		case model.Takeover:
-			t.NewTicker, t.Quantity, t.Cash = other, dec(num(false)), amount(true)
+			ev(&t).NewTicker, t.Quantity, ev(&t).Cash = other, dec(num(false)), amount(true)
 			if rng.IntN(2) == 0 {
-				t.Value = amount(false)
+				ev(&t).Value = amount(false)
 			}
 		case model.Demerger:
-			t.NewTicker, t.Quantity, t.Ratio = other, dec(num(false)), fraction()
+			ev(&t).NewTicker, t.Quantity, ev(&t).Ratio = other, dec(num(false)), fraction()
 		case model.ERI:
 			t.Quantity, t.Total = dec(num(false)), amount(false)
 		case model.AccountDecl:
 			t.Ticker = []string{"T212-ISA", "HL-SIPP", "GIA"}[rng.IntN(3)]
-			t.AccountType = accountTypes[rng.IntN(len(accountTypes))]
+			ev(&t).AccountType = accountTypes[rng.IntN(len(accountTypes))]
 		case model.Alias:
-			t.NewTicker = other
+			ev(&t).NewTicker = other
 		}
 		if rng.IntN(3) == 0 && t.Action != model.AccountDecl {
 			t.Account = []string{"T212-ISA", "GIA", "IBKR:U123", "U***00000", "STOCKS & SHARES ISA", `A"B\\`}[rng.IntN(6)]

@@ -76,21 +76,21 @@ func txnDiff(a, b model.Transaction) string {
 		return "fees"
 	case !sameAmount(a.Total, b.Total):
 		return "total"
-	case !sameAmount(a.Tax, b.Tax):
+	case !sameAmount(a.Tax(), b.Tax()):
 		return "tax"
-	case !sameNumber(a.Ratio, b.Ratio):
+	case !sameNumber(a.Ratio(), b.Ratio()):
 		return "ratio"
 	case (a.Action == model.Buy || a.Action == model.Sell) && TotalForm(a) != TotalForm(b):
 		return "price or total form"
-	case a.NewTicker != b.NewTicker:
+	case a.NewTicker() != b.NewTicker():
 		return "new ticker"
-	case !sameAmount(a.Cost, b.Cost):
+	case !sameAmount(a.Cost(), b.Cost()):
 		return "cost"
-	case !sameAmount(a.Cash, b.Cash):
+	case !sameAmount(a.Cash(), b.Cash()):
 		return "cash"
-	case !sameAmount(a.Value, b.Value):
+	case !sameAmount(a.Value(), b.Value()):
 		return "value"
-	case a.AccountType != b.AccountType:
+	case a.AccountType() != b.AccountType():
 		return "account type"
 	case a.Account != b.Account || a.ISIN != b.ISIN || a.Name != b.Name || a.BrokerRef != b.BrokerRef:
 		return "labels"

@@ -344,19 +344,19 @@ func (j *jsonItem) values(t *model.Transaction) (err *model.Error) {
 		err = j.trade(t)
 	case model.Dividend:
 		if t.Total, err = j.money("total", positive, ""); err == nil {
-			t.Tax, err = j.money("tax", nonNegative, t.Total.Currency)
+			ev(t).Tax, err = j.money("tax", nonNegative, t.Total.Currency)
 		}
 	case model.Accumulation:
 		if t.Quantity, err = j.decimal("quantity", nonNegative); err == nil {
 			if t.Total, err = j.money("total", nonNegative, ""); err == nil {
-				t.Tax, err = j.money("tax", nonNegative, t.Total.Currency)
+				ev(t).Tax, err = j.money("tax", nonNegative, t.Total.Currency)
 			}
 		}
 	case model.CapReturn:
 		if t.Quantity, err = j.decimal("quantity", nonNegative); err == nil {
 			if t.Total, err = j.money("total", positive, ""); err == nil {
 				if t.Fees, err = j.money("fees", nonNegative, t.Total.Currency); err == nil {
-					t.Value, err = j.money("value", positive, "")
+					ev(t).Value, err = j.money("value", positive, "")
 				}
 			}
 		}
@@ -365,12 +365,12 @@ func (j *jsonItem) values(t *model.Transaction) (err *model.Error) {
 		if t.Action == model.Unsplit {
 			rule = wholeRatio
 		}
-		t.Ratio, err = j.decimal("ratio", rule)
+		ev(t).Ratio, err = j.decimal("ratio", rule)
 	case model.SpouseOut:
 		t.Quantity, err = j.decimal("quantity", positive)
 	case model.SpouseIn, model.Pool:
 		if t.Quantity, err = j.decimal("quantity", positive); err == nil {
-			t.Cost, err = j.money("cost", nonNegative, "")
+			ev(t).Cost, err = j.money("cost", nonNegative, "")
 		}
 	case model.Rights:
 		if t.Quantity, err = j.decimal("quantity", positive); err == nil {
@@ -379,17 +379,17 @@ func (j *jsonItem) values(t *model.Transaction) (err *model.Error) {
 			}
 		}
 	case model.Takeover:
-		if t.NewTicker, err = j.tickerField("new_ticker"); err == nil {
+		if ev(t).NewTicker, err = j.tickerField("new_ticker"); err == nil {
 			if t.Quantity, err = j.decimal("quantity", positive); err == nil {
-				if t.Cash, err = j.money("cash", nonNegative, ""); err == nil {
-					t.Value, err = j.money("value", positive, "")
+				if ev(t).Cash, err = j.money("cash", nonNegative, ""); err == nil {
+					ev(t).Value, err = j.money("value", positive, "")
 				}
 			}
 		}
 	case model.Demerger:
-		if t.NewTicker, err = j.tickerField("new_ticker"); err == nil {
+		if ev(t).NewTicker, err = j.tickerField("new_ticker"); err == nil {
 			if t.Quantity, err = j.decimal("quantity", positive); err == nil {
-				t.Ratio, err = j.decimal("fraction", fractionRule)
+				ev(t).Ratio, err = j.decimal("fraction", fractionRule)
 			}
 		}
 	case model.ERI:
@@ -397,7 +397,7 @@ func (j *jsonItem) values(t *model.Transaction) (err *model.Error) {
 			t.Total, err = j.money("total", positive, "")
 		}
 	case model.Negligible:
-		t.Value, err = j.money("value", nonNegative, "")
+		ev(t).Value, err = j.money("value", nonNegative, "")
 	case model.AccountDecl:
 		var s string
 		if s, err = j.str("account_type", "one of "+strings.Join(accountTypes, ", ")); err == nil {
@@ -405,15 +405,23 @@ func (j *jsonItem) values(t *model.Transaction) (err *model.Error) {
 			if msg != "" {
 				return j.fail(model.CodeValidation, "account_type", s, msg, hint)
 			}
-			t.AccountType = typ
+			ev(t).AccountType = typ
 		}
 	case model.Alias:
-		if t.NewTicker, err = j.tickerField("new_ticker"); err == nil && t.NewTicker == t.Ticker {
-			err = j.fail(model.CodeValidation, "new_ticker", t.NewTicker, fmt.Sprintf("ALIAS names %s twice", t.Ticker),
+		if ev(t).NewTicker, err = j.tickerField("new_ticker"); err == nil && t.NewTicker() == t.Ticker {
+			err = j.fail(model.CodeValidation, "new_ticker", t.NewTicker(), fmt.Sprintf("ALIAS names %s twice", t.Ticker),
 				"give the two different tickers of one security in ticker and new_ticker")
 		}
 	}
 	return err
+}
+
+// ev gives t's event fields to fill in, allocating them when t has none.
+func ev(t *model.Transaction) *model.Event {
+	if t.Event == nil {
+		t.Event = new(model.Event)
+	}
+	return t.Event
 }
 
 // takes lists the value fields of an action for a hint.

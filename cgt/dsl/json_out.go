@@ -58,47 +58,47 @@ func ToJSON(t model.Transaction) JSONTransaction {
 		j.Fees = optionalJSONAmount(t.Fees)
 	case model.Dividend:
 		j.Total = jsonAmount(t.Total)
-		j.Tax = optionalJSONAmount(t.Tax)
+		j.Tax = optionalJSONAmount(t.Tax())
 	case model.Accumulation:
 		j.Quantity = exactString(t.Quantity.Exact())
 		j.Total = jsonAmount(t.Total)
-		j.Tax = optionalJSONAmount(t.Tax)
+		j.Tax = optionalJSONAmount(t.Tax())
 	case model.CapReturn:
 		j.Quantity = exactString(t.Quantity.Exact())
 		j.Total = jsonAmount(t.Total)
 		j.Fees = optionalJSONAmount(t.Fees)
-		j.Value = optionalJSONAmount(t.Value)
+		j.Value = optionalJSONAmount(t.Value())
 	case model.Split, model.Unsplit:
-		j.Ratio = exactString(t.Ratio.Exact())
+		j.Ratio = exactString(t.Ratio().Exact())
 	case model.SpouseOut:
 		j.Quantity = exactString(t.Quantity.Exact())
 	case model.SpouseIn, model.Pool:
 		j.Quantity = exactString(t.Quantity.Exact())
-		j.Cost = jsonAmount(t.Cost)
+		j.Cost = jsonAmount(t.Cost())
 	case model.Rights:
 		j.Quantity = exactString(t.Quantity.Exact())
 		j.Price = jsonAmount(t.Price)
 		j.Fees = optionalJSONAmount(t.Fees)
 	case model.Takeover:
-		j.NewTicker = t.NewTicker
+		j.NewTicker = t.NewTicker()
 		j.Quantity = exactString(t.Quantity.Exact())
-		j.Cash = optionalJSONAmount(t.Cash)
-		j.Value = optionalJSONAmount(t.Value)
+		j.Cash = optionalJSONAmount(t.Cash())
+		j.Value = optionalJSONAmount(t.Value())
 	case model.Demerger:
-		j.NewTicker = t.NewTicker
+		j.NewTicker = t.NewTicker()
 		j.Quantity = exactString(t.Quantity.Exact())
-		j.Fraction = exactString(t.Ratio.Exact())
+		j.Fraction = exactString(t.Ratio().Exact())
 	case model.ERI:
 		j.Quantity = exactString(t.Quantity.Exact())
 		j.Total = jsonAmount(t.Total)
 	case model.Negligible:
-		if t.Value.Currency != "" || !t.Value.IsZero() {
-			j.Value = jsonAmount(t.Value)
+		if t.Value().Currency != "" || !t.Value().IsZero() {
+			j.Value = jsonAmount(t.Value())
 		}
 	case model.AccountDecl:
-		j.AccountType = t.AccountType
+		j.AccountType = t.AccountType()
 	case model.Alias:
-		j.NewTicker = t.NewTicker
+		j.NewTicker = t.NewTicker()
 	}
 	j.Account, j.ISIN, j.Name, j.BrokerRef = t.Account, t.ISIN, t.Name, t.BrokerRef
 	j.Source = jsonSource(t.Source)

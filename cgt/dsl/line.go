@@ -94,7 +94,7 @@ func (p *parser) dividend(t *model.Transaction) (err *model.Error) {
 	if t.Total, err = p.amount("total", positive); err != nil {
 		return err
 	}
-	t.Tax, err = p.optionalAmount("TAX", "tax", "total", t.Total.Currency)
+	p.fields(t).Tax, err = p.optionalAmount("TAX", "tax", "total", t.Total.Currency)
 	return err
 }
 
@@ -109,7 +109,7 @@ func (p *parser) accumulation(t *model.Transaction) (err *model.Error) {
 	if t.Total, err = p.amount("total", nonNegative); err != nil {
 		return err
 	}
-	t.Tax, err = p.optionalAmount("TAX", "tax", "total", t.Total.Currency)
+	p.fields(t).Tax, err = p.optionalAmount("TAX", "tax", "total", t.Total.Currency)
 	return err
 }
 
@@ -127,7 +127,7 @@ func (p *parser) capReturn(t *model.Transaction) (err *model.Error) {
 	t.Fees = model.Amount{Currency: t.Total.Currency}
 	return p.extras("total",
 		extra{keyword: "FEES", field: "fees", rule: nonNegative, dst: &t.Fees},
-		extra{keyword: "VALUE", field: "value", rule: positive, dst: &t.Value})
+		extra{keyword: "VALUE", field: "value", rule: positive, dst: &p.fields(t).Value})
 }
 
 // split reads "RATIO R" for SPLIT and UNSPLIT.
@@ -139,7 +139,7 @@ func (p *parser) split(t *model.Transaction) (err *model.Error) {
 	if t.Action == model.Unsplit {
 		rule = wholeRatio
 	}
-	t.Ratio, err = p.number("ratio", rule)
+	p.fields(t).Ratio, err = p.number("ratio", rule)
 	return err
 }
 

@@ -166,6 +166,8 @@ type parser struct {
 	ticker       string       // ticker of the current line once known
 	// noCurrency is set by amount when the amount it read had no currency (GBP by default).
 	noCurrency bool
+	// events is the rest of the block fields takes event fields from.
+	events []model.Event
 }
 
 func (p *parser) startLine(line []byte) {
@@ -281,4 +283,20 @@ func (p *parser) decimal(b []byte) (model.Decimal, numProblem) {
 		return model.Decimal{}, problem
 	}
 	return n.decimal(b)
+}
+
+// eventBlock is how many transactions' event fields the parser allocates at once.
+const eventBlock = 256
+
+// fields gives t's event fields to fill in, taken from a block the parser allocates for many
+// lines at once: a ledger of a million lines has tens of thousands of dividends, splits and
+// other events, and one allocation each would cost more than reading them.
+func (p *parser) fields(t *model.Transaction) *model.Event {
+	if t.Event == nil {
+		if len(p.events) == 0 {
+			p.events = make([]model.Event, eventBlock)
+		}
+		t.Event, p.events = &p.events[0], p.events[1:]
+	}
+	return t.Event
 }

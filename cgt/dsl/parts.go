@@ -65,14 +65,15 @@ func splitParts(src []byte, n int) []part {
 	return parts
 }
 
-// reportBytesPerLine is about the memory a report takes per ledger line, from reading the
-// ledger to writing the JSON: the transaction (496 bytes), the engine's disposals, matches
-// and pool records, and the writer's buffers; the generated million-line ledger of
-// docs/performance.md takes 1.15 KB a line. Before a large ledger is read, Parse has
-// fresh.Reserve map this much in one go, when the program computes one report. A ledger of
-// mostly purchases uses less of it (its peak is then this figure, about 1.15 GB for a
-// million lines); a report that needs more maps the rest page by page as usual.
-const reportBytesPerLine = 1152
+// reportBytesPerLine is about the memory a report takes per ledger line at its peak (the end
+// of the calculation): the transaction (288 bytes), the engine's disposals, matches and pool
+// records; the generated million-line ledger of docs/performance.md peaks at about 800 bytes a
+// line. Before a large ledger is read, Parse has fresh.Reserve map this much in one go, when
+// the program computes one report, and the collector is then held to about that memory. A
+// ledger of mostly purchases uses less of it (its peak is then this figure, about 830 MB for a
+// million lines); a report that needs more still gets it, page by page, with the collector
+// running more often (fresh.Reserve).
+const reportBytesPerLine = 832
 
 // capacity is the transactions the parts of src can hold between them.
 func capacity(src []byte, parts []part) int {

@@ -57,7 +57,7 @@ func TestFormatQuotesOnlyWhenNeeded(t *testing.T) {
 			t.Errorf("Format with ref %q account %q = %q, want suffix %q", tt.ref, tt.account, got, tt.want)
 		}
 	}
-	decl := model.Transaction{Date: model.NewDate(2024, 4, 6), Action: model.AccountDecl, Ticker: "STOCKS & SHARES ISA", AccountType: "ISA"}
+	decl := model.Transaction{Date: model.NewDate(2024, 4, 6), Action: model.AccountDecl, Ticker: "STOCKS & SHARES ISA", Event: &model.Event{AccountType: "ISA"}}
 	if got := Format(decl); got != `2024-04-06 ACCOUNT "STOCKS & SHARES ISA" ISA`+"\n" {
 		t.Errorf("declaration: %q", got)
 	}

@@ -112,11 +112,11 @@ func resolveIdentity(txns []model.Transaction) *identity {
 	for _, t := range decls {
 		switch t.Action {
 		case model.AccountDecl:
-			if typ := strings.ToUpper(t.AccountType); wrapperTypes[typ] {
+			if typ := strings.ToUpper(t.AccountType()); wrapperTypes[typ] {
 				id.wrappers[strings.ToUpper(t.Ticker)] = typ
 			}
 		case model.Alias:
-			a, b := strings.ToUpper(t.Ticker), strings.ToUpper(t.NewTicker)
+			a, b := strings.ToUpper(t.Ticker), strings.ToUpper(t.NewTicker())
 			ra, rb := u.find(a), u.find(b)
 			if ra != rb {
 				u.parent[rb] = ra

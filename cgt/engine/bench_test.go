@@ -129,7 +129,7 @@ func generateText(o genOptions) []byte {
 			}
 		case model.Split:
 			out = append(out, " RATIO "...)
-			out = append(out, t.Ratio.String()...)
+			out = append(out, t.Ratio().String()...)
 		case model.Accumulation, model.CapReturn:
 			out = append(out, ' ')
 			out = append(out, t.Quantity.String()...)
@@ -138,9 +138,9 @@ func generateText(o genOptions) []byte {
 		case model.Dividend:
 			out = append(out, " TOTAL "...)
 			out = append(out, t.Total.Value.Exact().StringFixed(2)...)
-			if !t.Tax.Value.IsZero() {
+			if !t.Tax().Value.IsZero() {
 				out = append(out, " TAX "...)
-				out = append(out, t.Tax.Value.Exact().StringFixed(2)...)
+				out = append(out, t.Tax().Value.Exact().StringFixed(2)...)
 			}
 		}
 		out = append(out, '\n')

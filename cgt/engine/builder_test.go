@@ -36,16 +36,16 @@ func q(s string) field     { return func(t *model.Transaction) { t.Quantity = mo
 func at(s string) field    { return func(t *model.Transaction) { t.Price = amount(s) } }
 func total(s string) field { return func(t *model.Transaction) { t.Total = amount(s) } }
 func fees(s string) field  { return func(t *model.Transaction) { t.Fees = amount(s) } }
-func cost(s string) field  { return func(t *model.Transaction) { t.Cost = amount(s) } }
-func cash(s string) field  { return func(t *model.Transaction) { t.Cash = amount(s) } }
-func value(s string) field { return func(t *model.Transaction) { t.Value = amount(s) } }
+func cost(s string) field  { return func(t *model.Transaction) { ev(t).Cost = amount(s) } }
+func cash(s string) field  { return func(t *model.Transaction) { ev(t).Cash = amount(s) } }
+func value(s string) field { return func(t *model.Transaction) { ev(t).Value = amount(s) } }
 func ratio(s string) field {
-	return func(t *model.Transaction) { t.Ratio = model.DecimalFromString(s) }
+	return func(t *model.Transaction) { ev(t).Ratio = model.DecimalFromString(s) }
 }
-func newTicker(s string) field { return func(t *model.Transaction) { t.NewTicker = s } }
+func newTicker(s string) field { return func(t *model.Transaction) { ev(t).NewTicker = s } }
 func account(s string) field   { return func(t *model.Transaction) { t.Account = s } }
 func isin(s string) field      { return func(t *model.Transaction) { t.ISIN = s } }
-func kind(s string) field      { return func(t *model.Transaction) { t.AccountType = s } }
+func kind(s string) field      { return func(t *model.Transaction) { ev(t).AccountType = s } }
 func file(s string) field      { return func(t *model.Transaction) { t.Source.File = s } }
 
 // lines numbers the transactions as lines 1, 2, … of test.cgt (or of the file a transaction
@@ -93,4 +93,12 @@ func wantWarning(t *testing.T, rep *Report, parts ...string) {
 		}
 	}
 	t.Errorf("no warning with %q among %q", parts, rep.Warnings)
+}
+
+// ev gives t's event fields to set, allocating them when t has none.
+func ev(t *model.Transaction) *model.Event {
+	if t.Event == nil {
+		t.Event = new(model.Event)
+	}
+	return t.Event
 }

@@ -56,6 +56,7 @@ func (d *day) outQty() num { return addNZ(d.sellQty, d.spouseQty) }
 type scratch struct {
 	entries []entry
 	days    []day
+	events  []PoolEvent
 }
 
 // convertEntries converts ticker id's transactions, already in processing order, to GBP, in
@@ -115,19 +116,19 @@ func convertEntry(t *model.Transaction, e *entry, c *converter) error {
 			return err
 		}
 		e.value = subNZ(total, fees)
-		if e.extra, err = c.gbpNum(t, numOfDecimal(t.Value.Value), t.Value.Currency); err != nil {
+		if e.extra, err = c.gbpNum(t, numOfDecimal(t.Value().Value), t.Value().Currency); err != nil {
 			return err
 		}
 	case model.Accumulation, model.Dividend:
 		if e.value, err = c.gbpNum(t, numOfDecimal(t.Total.Value), t.Total.Currency); err != nil {
 			return err
 		}
-		if e.extra, err = c.gbpNum(t, numOfDecimal(t.Tax.Value), t.Tax.Currency); err != nil {
+		if e.extra, err = c.gbpNum(t, numOfDecimal(t.Tax().Value), t.Tax().Currency); err != nil {
 			return err
 		}
 	case model.Pool, model.SpouseIn:
 		e.qty = numOfDecimal(t.Quantity)
-		if e.value, err = c.gbpNum(t, numOfDecimal(t.Cost.Value), t.Cost.Currency); err != nil {
+		if e.value, err = c.gbpNum(t, numOfDecimal(t.Cost().Value), t.Cost().Currency); err != nil {
 			return err
 		}
 	case model.Rights:
@@ -147,16 +148,16 @@ func convertEntry(t *model.Transaction, e *entry, c *converter) error {
 		}
 	case model.Takeover:
 		e.qty = numOfDecimal(t.Quantity)
-		if e.value, err = c.gbpNum(t, numOfDecimal(t.Cash.Value), t.Cash.Currency); err != nil {
+		if e.value, err = c.gbpNum(t, numOfDecimal(t.Cash().Value), t.Cash().Currency); err != nil {
 			return err
 		}
-		if e.extra, err = c.gbpNum(t, numOfDecimal(t.Value.Value), t.Value.Currency); err != nil {
+		if e.extra, err = c.gbpNum(t, numOfDecimal(t.Value().Value), t.Value().Currency); err != nil {
 			return err
 		}
 	case model.Demerger, model.SpouseOut:
 		e.qty = numOfDecimal(t.Quantity)
 	case model.Negligible:
-		if e.value, err = c.gbpNum(t, numOfDecimal(t.Value.Value), t.Value.Currency); err != nil {
+		if e.value, err = c.gbpNum(t, numOfDecimal(t.Value().Value), t.Value().Currency); err != nil {
 			return err
 		}
 	}
@@ -238,9 +239,9 @@ func addToDay(d *day, e *entry, k int32) {
 			return
 		}
 		if t.Action == model.Split {
-			d.splitNum = d.splitNum.mul(numOfDecimal(t.Ratio)).shortened()
+			d.splitNum = d.splitNum.mul(numOfDecimal(t.Ratio())).shortened()
 		} else {
-			d.splitDen = d.splitDen.mul(numOfDecimal(t.Ratio)).shortened()
+			d.splitDen = d.splitDen.mul(numOfDecimal(t.Ratio())).shortened()
 		}
 		if d.splitNum.writtenDigits() > maxSplitDigits || d.splitDen.writtenDigits() > maxSplitDigits {
 			d.splitOver = t

@@ -52,19 +52,19 @@ func checkShape(t *model.Transaction) error {
 				"2024-04-01 BUY VWRL 0.3741 TOTAL 40.00 FEES 0.15", "2024-04-01 BUY VWRL 10 @ 106.92")
 		}
 	case model.Split, model.Unsplit:
-		if t.Ratio.Sign() <= 0 {
-			return lineError(t, fmt.Sprintf("%s %s ratio %s must be more than zero", t.Action, t.Ticker, t.Ratio),
+		if t.Ratio().Sign() <= 0 {
+			return lineError(t, fmt.Sprintf("%s %s ratio %s must be more than zero", t.Action, t.Ticker, t.Ratio()),
 				"a 2-for-1 split is RATIO 2", "2024-04-01 SPLIT AAPL RATIO 2")
 		}
 	case model.Dividend, model.Accumulation, model.CapReturn:
-		if t.Total.Value.Sign() < 0 || t.Tax.Value.Sign() < 0 || t.Fees.Value.Sign() < 0 {
+		if t.Total.Value.Sign() < 0 || t.Tax().Value.Sign() < 0 || t.Fees.Value.Sign() < 0 {
 			return lineError(t, fmt.Sprintf("%s %s has a negative amount", t.Action, t.Ticker),
 				"amounts are positive", "2024-04-01 DIVIDEND AAPL TOTAL 12.50 USD TAX 1.88 USD")
 		}
 	case model.Pool, model.SpouseIn:
-		if t.Quantity.Sign() <= 0 || t.Cost.Value.Sign() < 0 {
+		if t.Quantity.Sign() <= 0 || t.Cost().Value.Sign() < 0 {
 			return lineError(t, fmt.Sprintf("%s %s needs a quantity above zero and a cost of zero or more (quantity %s, cost %s)",
-				t.Action, t.Ticker, t.Quantity, t.Cost.Value),
+				t.Action, t.Ticker, t.Quantity, t.Cost().Value),
 				"give the shares and their allowable cost", "1982-03-31 POOL ABC 1000 COST 2500.00")
 		}
 	case model.SpouseOut:
@@ -83,33 +83,33 @@ func checkShape(t *model.Transaction) error {
 				"QUANTITY is the units held at the end of the fund's reporting period", "2024-12-31 ERI VWRL 100 TOTAL 12.34")
 		}
 	case model.Takeover, model.Demerger:
-		if t.NewTicker == "" || t.Quantity.Sign() <= 0 {
+		if t.NewTicker() == "" || t.Quantity.Sign() <= 0 {
 			return lineError(t, fmt.Sprintf("%s %s needs the new ticker and the number of new shares (above zero)", t.Action, t.Ticker),
 				"name the old and new securities and the new shares received",
 				"2024-04-01 TAKEOVER OLDCO NEWCO 50", "2024-04-01 DEMERGER PARENT CHILD 25 RATIO 0.2")
 		}
-		if t.Cash.Value.Sign() < 0 || t.Value.Value.Sign() < 0 {
+		if t.Cash().Value.Sign() < 0 || t.Value().Value.Sign() < 0 {
 			return lineError(t, fmt.Sprintf("%s %s has a negative cash or value", t.Action, t.Ticker),
 				"amounts are positive", "2024-04-01 TAKEOVER OLDCO NEWCO 50 CASH 1200 VALUE 30000")
 		}
-		if t.Action == model.Demerger && (t.Ratio.Sign() < 0 || numOfDecimal(t.Ratio).cmp(numInt(1)) > 0) {
-			return lineError(t, fmt.Sprintf("DEMERGER %s %s fraction %s must be from 0 to 1", t.Ticker, t.NewTicker, t.Ratio),
+		if t.Action == model.Demerger && (t.Ratio().Sign() < 0 || numOfDecimal(t.Ratio()).cmp(numInt(1)) > 0) {
+			return lineError(t, fmt.Sprintf("DEMERGER %s %s fraction %s must be from 0 to 1", t.Ticker, t.NewTicker(), t.Ratio()),
 				"the fraction is the share of the parent's cost that moves to the new shares, as the company publishes it",
 				"2024-04-01 DEMERGER PARENT CHILD 25 RATIO 0.2")
 		}
 	case model.AccountDecl:
-		if !slices.Contains(accountTypes, strings.ToUpper(t.AccountType)) {
-			return lineError(t, fmt.Sprintf("ACCOUNT %s has type %q; the types are %s", t.Ticker, t.AccountType, strings.Join(accountTypes, ", ")),
+		if !slices.Contains(accountTypes, strings.ToUpper(t.AccountType())) {
+			return lineError(t, fmt.Sprintf("ACCOUNT %s has type %q; the types are %s", t.Ticker, t.AccountType(), strings.Join(accountTypes, ", ")),
 				"declare a tax wrapper as ISA, LISA, JISA or SIPP, an ordinary account as GIA", "2024-04-01 ACCOUNT MYISA ISA")
 		}
 	case model.Alias:
-		if t.NewTicker == "" {
+		if t.NewTicker() == "" {
 			return lineError(t, "ALIAS "+t.Ticker+" names no second ticker", "name the two tickers of one security",
 				"2024-04-01 ALIAS VWRL VWRL.L")
 		}
 	case model.Negligible:
-		if t.Value.Value.Sign() < 0 {
-			return lineError(t, fmt.Sprintf("NEGLIGIBLE %s has a negative value %s", t.Ticker, t.Value.Value),
+		if t.Value().Value.Sign() < 0 {
+			return lineError(t, fmt.Sprintf("NEGLIGIBLE %s has a negative value %s", t.Ticker, t.Value().Value),
 				"give the value claimed for the whole holding, 0 or more (nil when VALUE is left out)", "2024-11-20 NEGLIGIBLE BUST.L VALUE 0")
 		}
 	case model.ISINDecl:

@@ -70,7 +70,7 @@ func (r *tickerRun) transfer(t *model.Transaction, cost num) {
 func (r *tickerRun) takeover(e *entry) error {
 	t := e.t
 	if r.pool.qty.sign() <= 0 {
-		return eventNoHolding(t, t.Date.String()+" TAKEOVER "+t.Ticker+" "+t.NewTicker+" 50")
+		return eventNoHolding(t, t.Date.String()+" TAKEOVER "+t.Ticker+" "+t.NewTicker()+" 50")
 	}
 	if a, b := e.value, e.extra; a.sign() > 0 {
 		switch {
@@ -82,10 +82,10 @@ func (r *tickerRun) takeover(e *entry) error {
 			r.recordRef(t, EventTakeoverCash, RefTakeoverCash, num{}, a.negate())
 		case b.isZero():
 			e := lineError(t, fmt.Sprintf("TAKEOVER %s %s on %s: the cash of £%s is more than £3,000, so it may be a part disposal, "+
-				"which needs VALUE, the market value of the new shares", t.Ticker, t.NewTicker, t.Date, a.money()),
+				"which needs VALUE, the market value of the new shares", t.Ticker, t.NewTicker(), t.Date, a.money()),
 				"add VALUE with the market value of the new shares received (on the first day they are quoted); cash of 5% or less of "+
 					"the whole value is then deducted from cost (CG57836), more is a part disposal (TCGA92 s128(3), s122)",
-				t.Date.String()+" TAKEOVER "+t.Ticker+" "+t.NewTicker+" 50 CASH "+t.Cash.Value.String()+" VALUE 25000")
+				t.Date.String()+" TAKEOVER "+t.Ticker+" "+t.NewTicker()+" 50 CASH "+t.Cash().Value.String()+" VALUE 25000")
 			e.Context["cash"] = a.money().String()
 			return e
 		default:
@@ -106,9 +106,9 @@ func (r *tickerRun) takeover(e *entry) error {
 func (r *tickerRun) demerge(e *entry) error {
 	t := e.t
 	if r.pool.qty.sign() <= 0 {
-		return eventNoHolding(t, t.Date.String()+" DEMERGER "+t.Ticker+" "+t.NewTicker+" 50 RATIO 0.25")
+		return eventNoHolding(t, t.Date.String()+" DEMERGER "+t.Ticker+" "+t.NewTicker()+" 50 RATIO 0.25")
 	}
-	moved := r.pool.cost.mul(numOfDecimal(t.Ratio))
+	moved := r.pool.cost.mul(numOfDecimal(t.Ratio()))
 	r.pool.cost = r.pool.cost.sub(moved)
 	r.recordRef(t, EventDemerger, RefDemerger, num{}, moved.negate())
 	r.transfer(t, moved)
@@ -169,7 +169,7 @@ func (r *tickerRun) partDisposal(t *model.Transaction, a, fees, b num, ref strin
 	d.Sources = []SourceRef{d.Source}
 	what := "capital distribution"
 	if t.Action == model.Takeover {
-		what = "cash received on the takeover by " + t.NewTicker
+		what = "cash received on the takeover by " + t.NewTicker()
 	}
 	pb := PoolState{Quantity: before.qty.quantity(), Cost: before.cost.money()}
 	pa := PoolState{Quantity: r.pool.qty.quantity(), Cost: r.pool.cost.money()}
@@ -436,9 +436,9 @@ func (c *calc) sameAction(a, b *model.Transaction) bool {
 	amt := func(x, y model.Amount) bool {
 		return same(x.Value, y.Value) && (x.Currency == y.Currency || isGBP(x) && isGBP(y))
 	}
-	return c.ident.name(a.Ticker) == c.ident.name(b.Ticker) && c.ident.name(a.NewTicker) == c.ident.name(b.NewTicker) &&
-		same(a.Quantity, b.Quantity) && same(a.Ratio, b.Ratio) && amt(a.Price, b.Price) && amt(a.Total, b.Total) &&
-		amt(a.Fees, b.Fees) && amt(a.Cash, b.Cash) && amt(a.Value, b.Value)
+	return c.ident.name(a.Ticker) == c.ident.name(b.Ticker) && c.ident.name(a.NewTicker()) == c.ident.name(b.NewTicker()) &&
+		same(a.Quantity, b.Quantity) && same(a.Ratio(), b.Ratio()) && amt(a.Price, b.Price) && amt(a.Total, b.Total) &&
+		amt(a.Fees, b.Fees) && amt(a.Cash(), b.Cash()) && amt(a.Value(), b.Value())
 }
 
 // where names a ledger line for a message.
@@ -464,7 +464,7 @@ func stagesOf(txns []model.Transaction, led *ledger, shards []shard) ([][]int32,
 			from := led.of[c.i]
 			if from == c.to {
 				t := &txns[c.i]
-				return nil, lineError(t, fmt.Sprintf("%s %s %s: both tickers are the same security", t.Action, t.Ticker, t.NewTicker),
+				return nil, lineError(t, fmt.Sprintf("%s %s %s: both tickers are the same security", t.Action, t.Ticker, t.NewTicker()),
 					"name the security given up and the one received; if they are one security, no TAKEOVER is needed",
 					t.Date.String()+" TAKEOVER OLDCO NEWCO 50")
 			}
@@ -490,7 +490,7 @@ func stagesOf(txns []model.Transaction, led *ledger, shards []shard) ([][]int32,
 		if round > len(edges) {
 			t := &txns[edges[changed].i]
 			return nil, lineError(t, fmt.Sprintf("%s %s %s on %s: takeovers and demergers pass shares from %s back to itself",
-				t.Action, t.Ticker, t.NewTicker, t.Date, t.Ticker),
+				t.Action, t.Ticker, t.NewTicker(), t.Date, t.Ticker),
 				"a ticker reused for a different security needs a name of its own (say OLDCO-2010) in the lines about the later one",
 				t.Date.String()+" TAKEOVER OLDCO NEWCO 50")
 		}

@@ -56,14 +56,14 @@ func fillGenerated(t *model.Transaction, rng *rand.Rand, held *int64, events boo
 	roll := rng.IntN(100)
 	switch {
 	case events && roll < 3 && *held > 0:
-		t.Action, t.Ratio = model.Split, model.NewDecimal(decimal.NewFromInt(2))
+		t.Action, ev(t).Ratio = model.Split, model.NewDecimal(decimal.NewFromInt(2))
 		*held *= 2
 	case events && roll < 6 && *held > 0:
 		t.Action, t.Quantity, t.Total = model.Accumulation, model.NewDecimal(decimal.NewFromInt(*held)), gbp(100+rng.IntN(5000))
 	case events && roll < 7 && *held > 0:
 		t.Action, t.Quantity, t.Total = model.CapReturn, model.NewDecimal(decimal.NewFromInt(*held)), gbp(1+rng.IntN(10))
 	case events && roll < 9:
-		t.Action, t.Total, t.Tax = model.Dividend, gbp(100+rng.IntN(5000)), gbp(rng.IntN(100))
+		t.Action, t.Total, ev(t).Tax = model.Dividend, gbp(100+rng.IntN(5000)), gbp(rng.IntN(100))
 	case roll < 62 || *held == 0:
 		q := int64(1 + rng.IntN(200))
 		t.Action, t.Quantity = model.Buy, model.NewDecimal(decimal.NewFromInt(q))

@@ -115,9 +115,9 @@ func (r *tickerRun) checkTrades() {
 				fn, fd = numInt(1), numInt(1)
 			}
 			if t.Action == model.Split {
-				fn = fn.mul(numOfDecimal(t.Ratio)).shortened()
+				fn = fn.mul(numOfDecimal(t.Ratio())).shortened()
 			} else {
-				fd = fd.mul(numOfDecimal(t.Ratio)).shortened()
+				fd = fd.mul(numOfDecimal(t.Ratio())).shortened()
 			}
 			if fn.writtenDigits() > maxSplitDigits || fd.writtenDigits() > maxSplitDigits {
 				prev, fn, fd = nil, num{}, num{} // past any real chain of splits (the calculation refuses it): compare no further

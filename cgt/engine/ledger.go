@@ -154,7 +154,7 @@ func (s *shard) scan(txns []model.Transaction, tickerOf []int32, ident *identity
 		case model.Sell:
 			s.sales = append(s.sales, saleKey(t.Date, id))
 		case model.Takeover, model.Demerger:
-			to := s.number(ident.name(t.NewTicker))
+			to := s.number(ident.name(t.NewTicker()))
 			s.counts[to]++
 			s.cross = append(s.cross, crossRef{int32(i), to})
 		}
@@ -257,7 +257,7 @@ func warm(txns []model.Transaction, idx []int32) int {
 	for _, i := range idx {
 		t := &txns[i]
 		sum += int(t.Date) + len(t.Action) + len(t.Ticker) + len(t.Price.Currency) + len(t.Fees.Currency) +
-			len(t.Total.Currency) + len(t.Tax.Currency) + t.Source.Line + t.Source.Index
+			len(t.Total.Currency) + len(t.Tax().Currency) + t.Source.Line + t.Source.Index
 	}
 	return sum
 }

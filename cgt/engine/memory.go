@@ -6,7 +6,9 @@ import "github.com/cgt-tools/cgt/cgt/internal/fresh"
 // report and exits, so they may take two process-wide measures for large ledgers (tens of
 // thousands of lines and more): hold the garbage collector off for the fraction of a second
 // in which they allocate an array of 16 MB or more, and, on Linux, map the memory the report
-// will need in one call before reading the ledger, instead of one page fault per 4 KB page.
+// will need in one call before reading the ledger, instead of one page fault per 4 KB page,
+// and hold the collector to that memory (a soft limit, debug.SetMemoryLimit, unless GOMEMLIMIT
+// sets one).
 // Measured on a 2-core virtual machine, a million-line JSON report took 4.8–5.6 s without
 // the second and 3.3–3.4 s with it (docs/performance.md, step 5). It is off by default
 // because both are process-wide (the collector's setting, memory kept until the process

@@ -38,11 +38,11 @@ func generateEventLedger(seed uint64, n int) eventLedger {
 	for _, name := range live {
 		if rng.IntN(2) == 0 {
 			q := int64(100 + rng.IntN(900))
-			add(model.Transaction{Date: model.NewDate(1982, 3, 31), Action: model.Pool, Ticker: name, Quantity: qty(q), Cost: gbp(10000 + rng.IntN(100000))})
+			add(model.Transaction{Date: model.NewDate(1982, 3, 31), Action: model.Pool, Ticker: name, Quantity: qty(q), Event: &model.Event{Cost: gbp(10000 + rng.IntN(100000))}})
 			g.held[name] += q
 		}
 	}
-	add(model.Transaction{Date: date, Action: model.Alias, Ticker: "A", NewTicker: "A.L"})
+	add(model.Transaction{Date: date, Action: model.Alias, Ticker: "A", Event: &model.Event{NewTicker: "A.L"}})
 	newNames := 0
 	fresh := false // the next line needs a date of its own
 	for len(g.txns) < n {
@@ -76,12 +76,12 @@ func generateEventLedger(seed uint64, n int) eventLedger {
 			newNames++
 			to := fmt.Sprintf("N%d", newNames)
 			q := 1 + rng.Int64N(2*h)
-			t.Action, t.Ticker, t.NewTicker, t.Quantity = model.Takeover, name, to, qty(q)
+			t.Action, t.Ticker, ev(&t).NewTicker, t.Quantity = model.Takeover, name, to, qty(q)
 			switch rng.IntN(3) {
 			case 0:
-				t.Cash = gbp(1) // small: reduces the cost
+				ev(&t).Cash = gbp(1) // small: reduces the cost
 			case 1:
-				t.Cash, t.Value = gbp(400000+rng.IntN(400000)), gbp(1000000+rng.IntN(4000000))
+				ev(&t).Cash, ev(&t).Value = gbp(400000+rng.IntN(400000)), gbp(1000000+rng.IntN(4000000))
 			}
 			g.held[name], g.held[to] = 0, q
 			live[k] = to
@@ -89,8 +89,8 @@ func generateEventLedger(seed uint64, n int) eventLedger {
 			newNames++
 			to := fmt.Sprintf("D%d", newNames)
 			q := 1 + rng.Int64N(h)
-			t.Action, t.Ticker, t.NewTicker, t.Quantity = model.Demerger, name, to, qty(q)
-			t.Ratio = model.NewDecimal(decimal.New(int64(1+rng.IntN(60)), -2))
+			t.Action, t.Ticker, ev(&t).NewTicker, t.Quantity = model.Demerger, name, to, qty(q)
+			ev(&t).Ratio = model.NewDecimal(decimal.New(int64(1+rng.IntN(60)), -2))
 			g.held[to] = q
 			live = append(live, to)
 		case roll < 83:
@@ -99,15 +99,15 @@ func generateEventLedger(seed uint64, n int) eventLedger {
 			g.held[name] -= q
 		case roll < 86:
 			q := int64(1 + rng.IntN(100))
-			t.Action, t.Quantity, t.Cost = model.SpouseIn, qty(q), gbp(100+rng.IntN(100000))
+			t.Action, t.Quantity, ev(&t).Cost = model.SpouseIn, qty(q), gbp(100+rng.IntN(100000))
 			g.held[name] += q
 		case roll < 92:
 			t.Action, t.Quantity = model.CapReturn, qty(h)
 			if rng.IntN(2) == 0 {
-				t.Total, t.Value = gbp(1), gbp(10000000) // small: reduces the cost
+				t.Total, ev(&t).Value = gbp(1), gbp(10000000) // small: reduces the cost
 			} else {
 				a := 400000 + rng.IntN(1000000)
-				t.Total, t.Value = gbp(a), gbp(a*(1+rng.IntN(10)))
+				t.Total, ev(&t).Value = gbp(a), gbp(a*(1+rng.IntN(10)))
 			}
 		default:
 			t.Action, t.Quantity, t.Total = model.ERI, qty(h), gbp(1+rng.IntN(5000))
@@ -203,7 +203,7 @@ func TestPropertyCostIsConserved(t *testing.T) {
 			case model.Rights:
 				in = in.Add(tr.Quantity.Exact().Mul(tr.Price.Value.Exact()))
 			case model.Pool, model.SpouseIn:
-				in = in.Add(tr.Cost.Value.Exact())
+				in = in.Add(tr.Cost().Value.Exact())
 			case model.ERI:
 				in = in.Add(tr.Total.Value.Exact())
 			}

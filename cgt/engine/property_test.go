@@ -57,9 +57,9 @@ func heldByReplay(txns []model.Transaction) map[string]decimal.Decimal {
 			case model.Sell:
 				q = q.Sub(t.Quantity.Exact())
 			case model.Split:
-				q = q.Mul(t.Ratio.Exact())
+				q = q.Mul(t.Ratio().Exact())
 			case model.Unsplit:
-				q = q.DivRound(t.Ratio.Exact(), divPlaces)
+				q = q.DivRound(t.Ratio().Exact(), divPlaces)
 			}
 		}
 		out[name] = q

@@ -40,7 +40,7 @@ func (n num) writtenDigits() int {
 // pool, the day's combined ratio) longer than maxSplitDigits.
 func splitTooLarge(t *model.Transaction, what string, digits int) error {
 	e := lineError(t, fmt.Sprintf("%s %s RATIO %s on %s: %s would become a number of about %d digits, more than the %d a quantity may have; "+
-		"a chain of splits this long is almost certainly a mistake", t.Action, t.Ticker, t.Ratio, t.Date, what, digits, maxSplitDigits),
+		"a chain of splits this long is almost certainly a mistake", t.Action, t.Ticker, t.Ratio(), t.Date, what, digits, maxSplitDigits),
 		"Check the RATIO of this line and of the SPLIT and UNSPLIT lines of "+t.Ticker+" before it: RATIO is new shares per old share (10 for a 10-for-1 split), "+
 			"a consolidation is an UNSPLIT line, and a split is written once.",
 		"2024-06-10 SPLIT "+t.Ticker+" RATIO 10")

@@ -115,7 +115,7 @@ func (t *table) freetradeRow(b *batch, c freetradeCols) {
 		}
 		switch {
 		case hasGross && gross.Sign() > 0:
-			tx.Total, tx.Tax = amount(gross, instCcy), amount(withheld, instCcy)
+			tx.Total, tx.Event = amount(gross, instCcy), &model.Event{Tax: amount(withheld, instCcy)}
 		case net.Sign() > 0:
 			tx.Total = amount(net, accCcy)
 		default:

@@ -92,7 +92,7 @@ func TestIBKRFlexCashTransactionsAloneAsCSV(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
-		if len(imp.Transactions) != 1 || imp.Transactions[0].Action != model.Dividend || imp.Transactions[0].Tax.Value.Exact().String() != "3.75" {
+		if len(imp.Transactions) != 1 || imp.Transactions[0].Action != model.Dividend || imp.Transactions[0].Tax().Value.Exact().String() != "3.75" {
 			t.Fatalf("%s: transactions %+v", name, imp.Transactions)
 		}
 		if r := imp.Report; r.Rows != 3 || r.Imported != 2 || len(r.Skipped) != 1 || r.Skipped[0].Type != "deposit" {

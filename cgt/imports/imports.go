@@ -305,14 +305,14 @@ func (b *batch) foldWithholding() {
 		i, ok := b.divs[w.key]
 		if ok {
 			d := &b.imp.Transactions[i]
-			cur := d.Tax
+			cur := d.Tax()
 			if cur.Currency == "" || cur.IsZero() {
 				cur.Currency = w.amount.Currency
 			}
 			if cur.Currency == w.amount.Currency {
 				tax := cur.Value.Exact().Sub(w.amount.Value.Exact())
 				if tax.Sign() >= 0 {
-					d.Tax = amount(tax, cur.Currency)
+					d.SetEvent(func(e *model.Event) { e.Tax = amount(tax, cur.Currency) })
 					b.fold(w.row)
 					continue
 				}

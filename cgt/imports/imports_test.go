@@ -90,13 +90,13 @@ func txLine(t model.Transaction) string {
 	for _, a := range []struct {
 		k string
 		v model.Amount
-	}{{"price", t.Price}, {"total", t.Total}, {"fees", t.Fees}, {"tax", t.Tax}, {"cost", t.Cost}} {
+	}{{"price", t.Price}, {"total", t.Total}, {"fees", t.Fees}, {"tax", t.Tax()}, {"cost", t.Cost()}} {
 		if !a.v.IsZero() {
 			parts = append(parts, a.k+"="+scaled(a.v.Value)+" "+a.v.Currency)
 		}
 	}
-	if !t.Ratio.IsZero() {
-		parts = append(parts, "ratio="+scaled(t.Ratio))
+	if !t.Ratio().IsZero() {
+		parts = append(parts, "ratio="+scaled(t.Ratio()))
 	}
 	for _, kv := range [][2]string{{"account", t.Account}, {"isin", t.ISIN}, {"name", t.Name}, {"ref", t.BrokerRef}} {
 		if kv[1] != "" {

@@ -191,11 +191,11 @@ func dropBadISINs(imp *Import) {
 // a NUL...), quoted, or "" when none does.
 func controlField(t model.Transaction) string {
 	for _, f := range []struct{ name, value string }{
-		{"ticker", t.Ticker}, {"new ticker", t.NewTicker}, {"broker reference", t.BrokerRef},
-		{"account", t.Account}, {"ISIN", t.ISIN}, {"account type", t.AccountType},
+		{"ticker", t.Ticker}, {"new ticker", t.NewTicker()}, {"broker reference", t.BrokerRef},
+		{"account", t.Account}, {"ISIN", t.ISIN}, {"account type", t.AccountType()},
 		{"currency", t.Price.Currency}, {"currency", t.Total.Currency}, {"currency", t.Fees.Currency},
-		{"currency", t.Tax.Currency}, {"currency", t.Cost.Currency}, {"currency", t.Cash.Currency},
-		{"currency", t.Value.Currency},
+		{"currency", t.Tax().Currency}, {"currency", t.Cost().Currency}, {"currency", t.Cash().Currency},
+		{"currency", t.Value().Currency},
 	} {
 		if hasControl(f.value) {
 			return fmt.Sprintf("the %s %s holds a control character (a line end, tab or NUL)", f.name, clip(fmt.Sprintf("%q", f.value), 80))
@@ -208,11 +208,11 @@ func controlField(t model.Transaction) string {
 // the same figures, a zero amount equal to any other zero (the line leaves it out) and an
 // amount without a currency equal to one in GBP (the line writes GBP).
 func sameLine(a, b model.Transaction) bool {
-	return a.Date == b.Date && a.Action == b.Action && a.Ticker == b.Ticker && a.NewTicker == b.NewTicker &&
-		a.AccountType == b.AccountType && a.Account == b.Account && a.ISIN == b.ISIN && a.BrokerRef == b.BrokerRef &&
-		sameDecimal(a.Quantity, b.Quantity) && sameDecimal(a.Ratio, b.Ratio) &&
+	return a.Date == b.Date && a.Action == b.Action && a.Ticker == b.Ticker && a.NewTicker() == b.NewTicker() &&
+		a.AccountType() == b.AccountType() && a.Account == b.Account && a.ISIN == b.ISIN && a.BrokerRef == b.BrokerRef &&
+		sameDecimal(a.Quantity, b.Quantity) && sameDecimal(a.Ratio(), b.Ratio()) &&
 		sameAmount(a.Price, b.Price) && sameAmount(a.Fees, b.Fees) && sameAmount(a.Total, b.Total) &&
-		sameAmount(a.Tax, b.Tax) && sameAmount(a.Cost, b.Cost) && sameAmount(a.Cash, b.Cash) && sameAmount(a.Value, b.Value)
+		sameAmount(a.Tax(), b.Tax()) && sameAmount(a.Cost(), b.Cost()) && sameAmount(a.Cash(), b.Cash()) && sameAmount(a.Value(), b.Value())
 }
 
 func sameAmount(a, b model.Amount) bool {

@@ -194,7 +194,7 @@ func (t *table) sharesightIncome(b *batch, c sharesightIncomeCols, section strin
 	}
 	tx := model.Transaction{Date: date, Action: model.Dividend, Ticker: tk, Name: t.str(c.name), Total: amount(gross, ccy)}
 	if tax.Sign() > 0 {
-		tx.Tax = amount(tax, ccy)
+		tx.Event = &model.Event{Tax: amount(tax, ccy)}
 	}
 	b.dividend(row, tk+"|"+date.String(), tx)
 }

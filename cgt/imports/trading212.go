@@ -249,7 +249,7 @@ func addSplit(b *batch, row int, date model.Date, tk string, old, new decimal.De
 		return
 	}
 	ratio, _ = decimal.NewFromString(ratio.String()) // 10.000000000000 is written 10
-	b.add(row, model.Transaction{Date: date, Action: action, Ticker: tk, Ratio: num(ratio)})
+	b.add(row, model.Transaction{Date: date, Action: action, Ticker: tk, Event: &model.Event{Ratio: num(ratio)}})
 }
 
 func (t *table) t212Currency(col int, fixed, fallback string) (string, bool) {
@@ -352,10 +352,10 @@ func (t *table) t212Dividend(b *batch, c t212Cols, row int, date model.Date, tk,
 	case wht.IsZero() && net.Sign() > 0:
 		tx.Total = amount(net, totalCcy)
 	case whtCcy == totalCcy && net.Add(wht).Sign() > 0:
-		tx.Total, tx.Tax = amount(net.Add(wht), totalCcy), amount(wht, totalCcy)
+		tx.Total, tx.Event = amount(net.Add(wht), totalCcy), &model.Event{Tax: amount(wht, totalCcy)}
 	case gross.Sign() > 0:
 		// Withholding in the instrument's currency: keep the gross there too.
-		tx.Total, tx.Tax = amount(gross, priceCcy), amount(wht, whtCcy)
+		tx.Total, tx.Event = amount(gross, priceCcy), &model.Event{Tax: amount(wht, whtCcy)}
 	default:
 		b.warn(row, "dividend", "dividend on "+tk+" without an amount", "add a DIVIDEND line with the amount received")
 		return

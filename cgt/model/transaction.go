@@ -72,11 +72,13 @@ type Source struct {
 //
 // A BUY or SELL carries either Price (Total zero, no currency) or Total (Price zero, no
 // currency): the total form states the consideration exactly where a price per share would not.
-// Account, ISIN, Name and BrokerRef are optional labels (broker imports fill them).
+// Account, ISIN, Name and BrokerRef are optional labels (broker imports fill them). Tax, Ratio,
+// NewTicker, Cost, Cash, Value and AccountType are in Event, read through the methods of the
+// same names.
 //
 // Its figures are Decimal values, which hold a ledger's numbers without a heap object, so a
-// large ledger costs one allocation for its transactions and the collector follows nothing in
-// them but strings.
+// large ledger costs one allocation for its transactions (and one per block of event lines,
+// see Event) and the collector follows nothing in them but strings and the Event pointer.
 type Transaction struct {
 	Date Date
 	// NoCurrency is set by the ledger readers on a BUY or SELL whose price or total was
@@ -89,8 +91,24 @@ type Transaction struct {
 	Price      Amount
 	Fees       Amount
 	Total      Amount
-	Tax        Amount
-	Ratio      Decimal
+	Account    string
+	ISIN       string
+	Name       string
+	BrokerRef  string
+	Source     Source
+	// Event holds the fields of the lines other than trades (see Event); nil when none is set.
+	// Copies of a transaction share it: change it through SetEvent, never in place.
+	Event *Event
+}
+
+// Event holds the fields only income, corporate events, transfers and declarations use. A
+// large ledger is mostly trades, so a transaction holds these behind a pointer rather than
+// inline: a million-line ledger takes 200 MB less (docs/performance.md). Read them through the
+// transaction's methods of the same names, which give zero values when Event is nil.
+type Event struct {
+	// Tax is the tax withheld on a DIVIDEND or ACCUMULATION.
+	Tax   Amount
+	Ratio Decimal
 	// NewTicker is the security received in a TAKEOVER or DEMERGER.
 	NewTicker string
 	// Cost is the allowable cost carried in by SPOUSEIN and POOL.
@@ -102,9 +120,79 @@ type Transaction struct {
 	Value Amount
 	// AccountType is the kind of account an ACCOUNT declaration declares.
 	AccountType string
-	Account     string
-	ISIN        string
-	Name        string
-	BrokerRef   string
-	Source      Source
+}
+
+// IsZero reports whether no field is set.
+func (e *Event) IsZero() bool { return e == nil || *e == Event{} }
+
+// Tax is Event.Tax, zero when the transaction has no event fields.
+func (t *Transaction) Tax() Amount {
+	if t.Event == nil {
+		return Amount{}
+	}
+	return t.Event.Tax
+}
+
+// Ratio is Event.Ratio, zero when the transaction has no event fields.
+func (t *Transaction) Ratio() Decimal {
+	if t.Event == nil {
+		return Decimal{}
+	}
+	return t.Event.Ratio
+}
+
+// NewTicker is Event.NewTicker, empty when the transaction has no event fields.
+func (t *Transaction) NewTicker() string {
+	if t.Event == nil {
+		return ""
+	}
+	return t.Event.NewTicker
+}
+
+// Cost is Event.Cost, zero when the transaction has no event fields.
+func (t *Transaction) Cost() Amount {
+	if t.Event == nil {
+		return Amount{}
+	}
+	return t.Event.Cost
+}
+
+// Cash is Event.Cash, zero when the transaction has no event fields.
+func (t *Transaction) Cash() Amount {
+	if t.Event == nil {
+		return Amount{}
+	}
+	return t.Event.Cash
+}
+
+// Value is Event.Value, zero when the transaction has no event fields.
+func (t *Transaction) Value() Amount {
+	if t.Event == nil {
+		return Amount{}
+	}
+	return t.Event.Value
+}
+
+// AccountType is Event.AccountType, empty when the transaction has no event fields.
+func (t *Transaction) AccountType() string {
+	if t.Event == nil {
+		return ""
+	}
+	return t.Event.AccountType
+}
+
+// SetEvent changes the transaction's event fields by edit on a copy of them (zero ones when
+// it has none), so that other copies of the transaction, which share the old ones, keep them.
+// An edit that leaves every field zero leaves Event nil.
+func (t *Transaction) SetEvent(edit func(e *Event)) {
+	var e Event
+	if t.Event != nil {
+		e = *t.Event
+	}
+	edit(&e)
+	if e == (Event{}) {
+		t.Event = nil
+		return
+	}
+	t.Event = &e
 }

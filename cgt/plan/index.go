@@ -39,8 +39,8 @@ func (p *Planner) idx() *index {
 		}
 		name := ix.ids.Name(t.Ticker)
 		ix.lines[name] = append(ix.lines[name], i)
-		if t.NewTicker != "" { // a takeover or demerger links the two securities' figures
-			a, b := find(name), find(ix.ids.Name(t.NewTicker))
+		if t.NewTicker() != "" { // a takeover or demerger links the two securities' figures
+			a, b := find(name), find(ix.ids.Name(t.NewTicker()))
 			if a != b {
 				ix.group[b] = a
 			}

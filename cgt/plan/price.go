@@ -93,7 +93,7 @@ func (p *Planner) LastTrade(security string) (Trade, bool) {
 	}
 	for _, i := range ix.trades(security) { // splits after the trade: the price per share of the plan's date
 		t := &p.Txns[i]
-		if t.Date <= last.Date || t.Date > p.Date || t.Ratio.Sign() <= 0 {
+		if t.Date <= last.Date || t.Date > p.Date || t.Ratio().Sign() <= 0 {
 			continue
 		}
 		switch t.Action {
@@ -102,9 +102,9 @@ func (p *Planner) LastTrade(security string) (Trade, bool) {
 		}
 		switch t.Action {
 		case model.Split:
-			pr = pr.DivRound(t.Ratio.Exact(), 8)
+			pr = pr.DivRound(t.Ratio().Exact(), 8)
 		case model.Unsplit:
-			pr = pr.Mul(t.Ratio.Exact())
+			pr = pr.Mul(t.Ratio().Exact())
 		}
 	}
 	return Trade{Price: pr, Text: text, Currency: ccy, Date: last.Date, Source: last.Source}, true

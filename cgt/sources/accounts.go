@@ -175,7 +175,7 @@ func declaredTypes(srcs []Source) map[string]string {
 		}
 		for _, t := range srcs[s].Transactions {
 			if t.Action == model.AccountDecl {
-				out[strings.ToUpper(t.Ticker)] = strings.ToUpper(t.AccountType)
+				out[strings.ToUpper(t.Ticker)] = strings.ToUpper(t.AccountType())
 			}
 		}
 	}
@@ -220,7 +220,7 @@ func earliest(d model.Date, txns []model.Transaction) model.Date {
 // declaration is the ACCOUNT line a rule makes, dated on the first day of the rows it covers
 // (a declaration applies to the whole ledger whatever its date).
 func declaration(r AccountRule) model.Transaction {
-	return model.Transaction{Action: model.AccountDecl, Ticker: r.Label, AccountType: r.Type,
+	return model.Transaction{Action: model.AccountDecl, Ticker: r.Label, Event: &model.Event{AccountType: r.Type},
 		Source: model.Source{File: r.From, Index: 0}}
 }
 

@@ -41,7 +41,7 @@ func TestPortfolioLedgerIncludesItsExportsWithTheirAccounts(t *testing.T) {
 	decls := map[string]string{}
 	for _, tx := range got.Transactions {
 		if tx.Action == model.AccountDecl {
-			decls[tx.Ticker] = tx.AccountType
+			decls[tx.Ticker] = tx.AccountType()
 			continue
 		}
 		accounts[tx.Source.File] = tx.Account

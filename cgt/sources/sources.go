@@ -130,12 +130,12 @@ func appendContent(b []byte, t *model.Transaction) []byte {
 	b = append(b, t.Action...)
 	b = appendUpper(append(b, '|'), t.Ticker)
 	b = appendNumber(append(b, '|'), t.Quantity)
-	for _, a := range [...]*model.Amount{&t.Price, &t.Fees, &t.Total, &t.Tax, &t.Cost, &t.Cash, &t.Value} {
-		b = appendAmount(append(b, '|'), *a)
+	for _, a := range [...]model.Amount{t.Price, t.Fees, t.Total, t.Tax(), t.Cost(), t.Cash(), t.Value()} {
+		b = appendAmount(append(b, '|'), a)
 	}
-	b = appendNumber(append(b, '|'), t.Ratio)
-	b = appendUpper(append(b, '|'), t.NewTicker)
-	return appendUpper(append(b, '|'), t.AccountType)
+	b = appendNumber(append(b, '|'), t.Ratio())
+	b = appendUpper(append(b, '|'), t.NewTicker())
+	return appendUpper(append(b, '|'), t.AccountType())
 }
 
 func appendUpper(b []byte, s string) []byte {
@@ -249,7 +249,7 @@ func (c *combiner) corporateActions() {
 		for k := j - 1; k >= 0 && int(later.t.Date-all[k].t.Date) <= SplitWindow; k-- {
 			e := &all[k]
 			if e.src == later.src || c.dropped(e.src, e.idx) || e.t.Action != later.t.Action ||
-				!sameSecurity(e.t, later.t) || !e.t.Ratio.Exact().Equal(later.t.Ratio.Exact()) ||
+				!sameSecurity(e.t, later.t) || !e.t.Ratio().Exact().Equal(later.t.Ratio().Exact()) ||
 				c.oneSourceGivesBoth(e.src, e.idx, later.src, later.idx) {
 				continue
 			}
@@ -261,7 +261,7 @@ func (c *combiner) corporateActions() {
 		c.setDrop(later.src, later.idx, "the same "+strings.ToLower(string(first.t.Action))+" as "+Where(first.t.Source)+
 			" ("+first.t.Date.String()+"): one event, applied once on the earlier date")
 		c.warnings = append(c.warnings, fmt.Sprintf("%s %s RATIO %s is given by %s (%s) and by %s (%s): one event, applied once on %s, the earlier date",
-			later.t.Action, strings.ToUpper(first.t.Ticker), later.t.Ratio, Where(first.t.Source), first.t.Date,
+			later.t.Action, strings.ToUpper(first.t.Ticker), later.t.Ratio(), Where(first.t.Source), first.t.Date,
 			Where(later.t.Source), later.t.Date, first.t.Date))
 		if later.t.Date > first.t.Date {
 			windows = append(windows, window{first.t, later.t, first.src})
@@ -337,7 +337,7 @@ func (c *combiner) wrappers() map[string]bool {
 	out := map[string]bool{}
 	for s := range c.srcs {
 		for _, t := range c.srcs[s].txns() {
-			if t.Action == model.AccountDecl && model.WrapperType(t.AccountType) != "" && strings.EqualFold(t.AccountType, model.WrapperType(t.AccountType)) {
+			if t.Action == model.AccountDecl && model.WrapperType(t.AccountType()) != "" && strings.EqualFold(t.AccountType(), model.WrapperType(t.AccountType())) {
 				out[strings.ToUpper(t.Ticker)] = true
 			}
 		}
@@ -400,11 +400,11 @@ func Summary(t *model.Transaction) string {
 	case model.Dividend:
 		return s + " TOTAL " + t.Total.Value.String() + " " + currency(t.Total)
 	case model.Split, model.Unsplit:
-		return s + " RATIO " + t.Ratio.String()
+		return s + " RATIO " + t.Ratio().String()
 	case model.AccountDecl:
-		return s + " " + t.AccountType
+		return s + " " + t.AccountType()
 	case model.Alias, model.Takeover, model.Demerger:
-		return s + " " + strings.ToUpper(t.NewTicker)
+		return s + " " + strings.ToUpper(t.NewTicker())
 	case model.Exempt, model.NonReporting:
 		return s
 	case model.ISINDecl:

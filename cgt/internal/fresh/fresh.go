@@ -30,6 +30,7 @@
 package fresh
 
 import (
+	"math"
 	"os"
 	"runtime"
 	"runtime/debug"
@@ -79,7 +80,9 @@ const reserveChunk = 32 << 20
 // asked for it (SetPause) and n is at least MinBytes: it allocates blocks of reserveChunk
 // bytes in parts pieces at once, maps their pages for writing, lets them go and runs a collection, so
 // the heap keeps the pages and later allocations reuse them (zeroed by the runtime, which
-// is cheap once they are mapped) instead of faulting fresh ones in. The pages stay part of
+// is cheap once they are mapped) instead of faulting fresh ones in. It then sets the
+// collector's soft memory limit to about the memory the process holds (limitToMapped), so
+// that garbage does not grow the heap past the pages mapped. The pages stay part of
 // the process until it ends or the runtime returns them, so Reserve is for a program that
 // computes one report and exits; n should not much exceed what the report will use.
 func Reserve(n, parts int) {
@@ -103,8 +106,28 @@ func Reserve(n, parts int) {
 	clear(blocks)
 	if !failed.Load() {
 		runtime.GC() // frees the blocks now and finishes sweeping them, so the next allocations find them
+		limitToMapped()
 	}
 }
+
+// limitToMapped sets the collector's soft memory limit (debug.SetMemoryLimit) to the memory
+// the process holds once Reserve has mapped it, with a margin, unless a limit is already set
+// (GOMEMLIMIT): the collector then reuses the reserved pages rather than letting garbage grow
+// the heap to twice what is live (GOGC=100) and the process map more. The limit is soft: a
+// report that needs more than was reserved still gets it, the collector running more often.
+func limitToMapped() {
+	if debug.SetMemoryLimit(-1) != math.MaxInt64 {
+		return
+	}
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	held := ms.Sys - ms.HeapReleased
+	debug.SetMemoryLimit(int64(held + held/limitMargin))
+}
+
+// limitMargin: the memory limit is the memory held plus this fraction of it (an eighth), so
+// that a report close to its estimate does not make the collector run over and over.
+const limitMargin = 8
 
 // paused says whether Slice may pause the collector and Reserve may map memory ahead;
 // SetPause sets it.

@@ -1,6 +1,7 @@
 package fresh
 
 import (
+	"math"
 	"runtime"
 	"runtime/debug"
 	"sync"
@@ -106,6 +107,7 @@ func TestMapForWritingKeepsContents(t *testing.T) {
 func TestReserveThenAllocate(t *testing.T) {
 	SetPause(true)
 	defer SetPause(false)
+	defer debug.SetMemoryLimit(debug.SetMemoryLimit(-1))
 	for _, before := range []int{100, 300} {
 		debug.SetGCPercent(before)
 		Reserve(MinBytes*3, 2)
@@ -118,6 +120,26 @@ func TestReserveThenAllocate(t *testing.T) {
 				t.Fatalf("element %d not zero after Reserve", i)
 			}
 		}
+	}
+}
+
+// Reserve holds the collector to the memory it mapped, unless a limit is already set (the
+// program's own, or GOMEMLIMIT's), which it keeps.
+func TestReserveSetsAMemoryLimitOnlyWhenNoneIsSet(t *testing.T) {
+	SetPause(true)
+	defer SetPause(false)
+	defer debug.SetMemoryLimit(debug.SetMemoryLimit(math.MaxInt64))
+	Reserve(MinBytes*3, 2)
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	limit := debug.SetMemoryLimit(-1)
+	if limit == math.MaxInt64 || uint64(limit) < ms.HeapSys-ms.HeapReleased || uint64(limit) < MinBytes*3 {
+		t.Errorf("limit after Reserve %d, want at least the heap held (%d) and the bytes reserved", limit, ms.HeapSys-ms.HeapReleased)
+	}
+	debug.SetMemoryLimit(1 << 40)
+	Reserve(MinBytes*3, 2)
+	if got := debug.SetMemoryLimit(-1); got != 1<<40 {
+		t.Errorf("a limit set before Reserve became %d", got)
 	}
 }
 
