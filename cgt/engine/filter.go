@@ -47,8 +47,8 @@ func (f Filter) Check(txns []model.Transaction) error {
 	for i := range txns {
 		t := &txns[i]
 		known[strings.ToUpper(t.Ticker)] = true
-		if t.NewTicker != "" {
-			known[strings.ToUpper(t.NewTicker)] = true
+		if t.NewTicker() != "" {
+			known[strings.ToUpper(t.NewTicker())] = true
 		}
 		first, last = min(first, t.Date), max(last, t.Date)
 		inDates = inDates || f.Date(t.Date)
