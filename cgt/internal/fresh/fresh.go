@@ -116,13 +116,23 @@ func Reserve(n, parts int) {
 // the heap to twice what is live (GOGC=100) and the process map more. The limit is soft: a
 // report that needs more than was reserved still gets it, the collector running more often.
 func limitToMapped() {
-	if debug.SetMemoryLimit(-1) != math.MaxInt64 {
+	limits.Lock()
+	defer limits.Unlock()
+	if cur := debug.SetMemoryLimit(-1); cur != math.MaxInt64 && cur != limits.set {
 		return
 	}
 	var ms runtime.MemStats
 	runtime.ReadMemStats(&ms)
 	held := ms.Sys - ms.HeapReleased
-	debug.SetMemoryLimit(int64(held + held/limitMargin))
+	limits.set = max(limits.set, int64(held+held/limitMargin)) // a second ledger file adds its own
+	debug.SetMemoryLimit(limits.set)
+}
+
+// limits remembers the limit limitToMapped set, which a later Reserve (another ledger file of
+// the same report) may raise, unlike a limit the program or GOMEMLIMIT set.
+var limits struct {
+	sync.Mutex
+	set int64
 }
 
 // limitMargin: the memory limit is the memory held plus this fraction of it (an eighth), so
