@@ -29,7 +29,7 @@ var markedPages = []struct {
 	regions map[string]func(*catalog.Catalog) string
 }{
 	{"README.md", map[string]func(*catalog.Catalog) string{"COMMANDS": commandTable, "SYNOPSIS": commandSynopsis, "FORMATS": formatTable, "IMPORTERS": importerParagraph}},
-	{"docs-site/src/content/docs/guides/mcp-setup.md", map[string]func(*catalog.Catalog) string{"TOOLS": toolTable}},
+	{"docs-site/src/content/docs/guides/mcp-setup.md", map[string]func(*catalog.Catalog) string{"TOOLS": toolTable, "TOOLSETS": toolsetTable}},
 	{"docs-site/src/content/docs/guides/brokers/index.md", map[string]func(*catalog.Catalog) string{"IMPORTERS": importerTable}},
 }
 
@@ -101,6 +101,29 @@ func toolTable(c *catalog.Catalog) string {
 			continue // command line only (fx.update): the servers do not list it
 		}
 		fmt.Fprintf(&b, "| `%s` | `%s` | %s |\n", cmd.MCPName, cmd.Name, cmd.SideEffects)
+	}
+	return b.String()
+}
+
+// toolsetTable is the MCP guide's table of the names --toolsets takes: each namespace of the
+// served commands, in the registry's order, with its tools (as cgt mcp --help lists them).
+func toolsetTable(c *catalog.Catalog) string {
+	var names []string
+	tools := map[string][]string{}
+	for _, cmd := range c.Commands {
+		if !registry.SideEffect(cmd.SideEffects).Served() {
+			continue
+		}
+		ns, _, _ := strings.Cut(cmd.Name, ".")
+		if tools[ns] == nil {
+			names = append(names, ns)
+		}
+		tools[ns] = append(tools[ns], "`"+cmd.MCPName+"`")
+	}
+	var b strings.Builder
+	b.WriteString("| `--toolsets` name | Tools |\n|---|---|\n")
+	for _, ns := range names {
+		fmt.Fprintf(&b, "| `%s` | %s |\n", ns, strings.Join(tools[ns], ", "))
 	}
 	return b.String()
 }

@@ -601,3 +601,24 @@ func TestToolsets(t *testing.T) {
 		t.Errorf("all serves %d tools", len(list.Tools))
 	}
 }
+
+// The MCP guide's table of toolsets (written by cgt gen) has a row for each name --toolsets
+// takes, in the order cgt mcp --help gives them.
+func TestGuideListsTheToolsets(t *testing.T) {
+	page, err := os.ReadFile(filepath.Join(repoRoot(t), "docs-site/src/content/docs/guides/mcp-setup.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, region, _ := strings.Cut(string(page), "<!-- START AUTOMATED TOOLSETS -->")
+	region, _, _ = strings.Cut(region, "<!-- END AUTOMATED TOOLSETS -->")
+	var rows []string
+	for _, line := range strings.Split(region, "\n") {
+		if name, ok := strings.CutPrefix(line, "| `"); ok && !strings.HasPrefix(name, "--") {
+			name, _, _ = strings.Cut(name, "`")
+			rows = append(rows, name)
+		}
+	}
+	if want := mcp.Toolsets(commands.NewRegistry); !slices.Equal(rows, want) {
+		t.Errorf("the guide lists the toolsets %v, cgt mcp serves %v: run make gen", rows, want)
+	}
+}
