@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/cgt-tools/cgt/envelope"
@@ -101,8 +102,10 @@ func valueAt(v any, loc []string) string {
 		case map[string]any:
 			v = t[k]
 		case []any:
-			var i int
-			fmt.Sscan(k, &i)
+			i, err := strconv.Atoi(k) // an index, as the validator writes it
+			if err != nil {
+				i = 0
+			}
 			if i >= 0 && i < len(t) {
 				v = t[i]
 			}

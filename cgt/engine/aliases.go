@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/cgt-tools/cgt/cgt/internal/order"
 	"github.com/cgt-tools/cgt/cgt/model"
 )
 
@@ -131,7 +132,7 @@ func (c *calc) aliasWarnings() []string {
 		}
 		add(j, i, why)
 	}
-	slices.SortFunc(pairs, func(x, y pair) int {
+	order.Sort(pairs, func(x, y pair) int {
 		if x.a != y.a {
 			return x.a - y.a
 		}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/cgt-tools/cgt/cgt/internal/order"
 	"github.com/cgt-tools/cgt/cgt/model"
 	"github.com/cgt-tools/cgt/cgt/taxyear"
 )
@@ -474,7 +475,7 @@ func stagesOf(txns []model.Transaction, led *ledger, shards []shard) ([][]int32,
 	if len(edges) == 0 {
 		return nil, nil
 	}
-	slices.SortFunc(edges, func(a, b edge) int { return cmp.Compare(a.i, b.i) })
+	order.Sort(edges, func(a, b edge) int { return cmp.Compare(a.i, b.i) })
 	stage := make([]int32, len(led.tickers))
 	for round := 0; ; round++ {
 		changed := -1

@@ -2,11 +2,11 @@ package engine
 
 import (
 	"fmt"
-	"slices"
 	"strings"
 
 	"github.com/cgt-tools/cgt/cgt/eri"
 	"github.com/cgt-tools/cgt/cgt/fx"
+	"github.com/cgt-tools/cgt/cgt/internal/order"
 	"github.com/cgt-tools/cgt/cgt/model"
 	"github.com/cgt-tools/cgt/cgt/taxyear"
 )
@@ -384,7 +384,7 @@ func eriSummary(rows []ExcessIncome) string {
 
 // sortExcessIncome orders the listing by distribution date, then ticker.
 func sortExcessIncome(rows []ExcessIncome) {
-	slices.SortStableFunc(rows, func(a, b ExcessIncome) int {
+	order.Stable(rows, func(a, b ExcessIncome) int {
 		if a.DistributionDate != b.DistributionDate {
 			return int(a.DistributionDate - b.DistributionDate)
 		}

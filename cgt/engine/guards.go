@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/cgt-tools/cgt/cgt/internal/order"
 	"github.com/cgt-tools/cgt/cgt/internal/typo"
 	"github.com/cgt-tools/cgt/cgt/model"
 	"github.com/shopspring/decimal"
@@ -314,7 +315,7 @@ func (c *calc) guardWarnings(today model.Date, transfers []Disposal) []string {
 	if len(notes) == 0 {
 		return nil
 	}
-	slices.SortStableFunc(notes, func(a, b guardNote) int {
+	order.Stable(notes, func(a, b guardNote) int {
 		if c := strings.Compare(a.src.File, b.src.File); c != 0 {
 			return c
 		}
@@ -480,7 +481,7 @@ func nearTickers(name string, held []heldTicker) []string {
 			cs = append(cs, cand{h.name, d, p})
 		}
 	}
-	slices.SortFunc(cs, func(a, b cand) int {
+	order.Sort(cs, func(a, b cand) int {
 		if c := cmp.Compare(a.dist, b.dist); c != 0 {
 			return c
 		}

@@ -3,10 +3,12 @@ package engine
 import (
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 
 	"github.com/cgt-tools/cgt/cgt/fx"
+	"github.com/cgt-tools/cgt/cgt/internal/order"
 	"github.com/cgt-tools/cgt/cgt/model"
 	"github.com/cgt-tools/cgt/cgt/taxyear"
 	"github.com/shopspring/decimal"
@@ -116,9 +118,12 @@ func (p *RatesPending) NeededBy(y taxyear.Year) []PendingRow {
 	return out
 }
 
+// periodStart is the first year of a tax year's period, 2024 for "2024/25" (0 for none).
 func periodStart(period string) int {
-	var y int
-	fmt.Sscanf(period, "%d/", &y)
+	y, err := strconv.Atoi(period[:len(period)-len(strings.TrimLeft(period, "0123456789"))])
+	if err != nil {
+		return 0
+	}
 	return y
 }
 
@@ -183,7 +188,7 @@ func deferLater(txns []model.Transaction, opts Options, first *Report, found *la
 
 // set works out From, the years left out and the dividend years from the rows found.
 func (p *RatesPending) set(rows []PendingRow, first *Report) {
-	slices.SortStableFunc(rows, func(a, b PendingRow) int {
+	order.Stable(rows, func(a, b PendingRow) int {
 		if a.Date != b.Date {
 			return int(a.Date - b.Date)
 		}

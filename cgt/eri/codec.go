@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/cgt-tools/cgt/cgt/fx"
+	"github.com/cgt-tools/cgt/cgt/internal/order"
 	"github.com/cgt-tools/cgt/cgt/model"
 )
 
@@ -125,7 +126,7 @@ func Build(rows []Row, tickers map[string][]string) (*Table, error) {
 		t.newest = max(t.newest, r.Figure.PeriodEnd)
 	}
 	for _, f := range t.funds {
-		slices.SortStableFunc(f.Figures, func(a, b Figure) int { return int(a.PeriodEnd - b.PeriodEnd) })
+		order.Stable(f.Figures, func(a, b Figure) int { return int(a.PeriodEnd - b.PeriodEnd) })
 		out := f.Figures[:0]
 		for _, g := range f.Figures {
 			if n := len(out); n > 0 && out[n-1].PeriodEnd == g.PeriodEnd {

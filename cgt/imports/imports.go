@@ -9,10 +9,10 @@ package imports
 
 import (
 	"fmt"
-	"slices"
 	"strings"
 
 	"github.com/cgt-tools/cgt/cgt/dsl"
+	"github.com/cgt-tools/cgt/cgt/internal/order"
 	"github.com/cgt-tools/cgt/cgt/model"
 )
 
@@ -328,7 +328,7 @@ func (b *batch) foldWithholding() {
 func (b *batch) done() *Import {
 	b.foldWithholding()
 	r := &b.imp.Report
-	slices.SortStableFunc(r.Skipped, func(x, y Skip) int { return x.Row - y.Row })
+	order.Stable(r.Skipped, func(x, y Skip) int { return x.Row - y.Row })
 	r.Rows = b.rows
 	if got := r.Imported + len(r.Skipped); got != r.Rows {
 		b.warnf("%s: %d rows read but %d accounted for (imported %d, skipped %d); please report this file layout",

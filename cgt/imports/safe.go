@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/cgt-tools/cgt/cgt/dsl"
+	"github.com/cgt-tools/cgt/cgt/internal/order"
 	"github.com/cgt-tools/cgt/cgt/model"
 )
 
@@ -77,7 +78,7 @@ func checkWritable(imp *Import) {
 		imp.Warnings = append(imp.Warnings, fmt.Sprintf("%s row %d: %s; check the row in the export and add it to the ledger by hand if it is a real transaction",
 			imp.Report.File, row, reason))
 	}
-	slices.SortStableFunc(imp.Report.Skipped, func(a, b Skip) int { return a.Row - b.Row })
+	order.Stable(imp.Report.Skipped, func(a, b Skip) int { return a.Row - b.Row })
 }
 
 // readBack writes t as its canonical line and reads it back: the transaction read (with t's

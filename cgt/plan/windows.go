@@ -2,11 +2,11 @@ package plan
 
 import (
 	"fmt"
-	"slices"
 
 	"github.com/shopspring/decimal"
 
 	"github.com/cgt-tools/cgt/cgt/engine"
+	"github.com/cgt-tools/cgt/cgt/internal/order"
 	"github.com/cgt-tools/cgt/cgt/model"
 )
 
@@ -98,6 +98,6 @@ func OpenWindows(rep *engine.Report, d model.Date) []Window {
 		}
 	}
 	add(rep.OffshoreIncomeGains)
-	slices.SortStableFunc(out, func(a, b Window) int { return int(a.SaleDate) - int(b.SaleDate) })
+	order.Stable(out, func(a, b Window) int { return int(a.SaleDate) - int(b.SaleDate) })
 	return out
 }

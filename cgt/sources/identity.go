@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/cgt-tools/cgt/cgt/internal/digest"
+	"github.com/cgt-tools/cgt/cgt/internal/order"
 	"github.com/cgt-tools/cgt/cgt/model"
 )
 
@@ -302,7 +303,7 @@ func (c *combiner) matchWarnings(ms []match) {
 		}
 		byPair[p] = append(byPair[p], m)
 	}
-	slices.SortFunc(pairs, func(a, b pair) int {
+	order.Sort(pairs, func(a, b pair) int {
 		if x := cmp.Compare(c.srcs[a.s].File, c.srcs[b.s].File); x != 0 {
 			return x
 		}
@@ -310,7 +311,7 @@ func (c *combiner) matchWarnings(ms []match) {
 	})
 	for _, p := range pairs {
 		rs := byPair[p]
-		slices.SortFunc(rs, func(a, b match) int { return a.i - b.i })
+		order.Sort(rs, func(a, b match) int { return a.i - b.i })
 		a, b := &c.srcs[p.s], &c.srcs[p.kept]
 		why := "the same broker reference"
 		if isFingerprint(b.txns()[rs[0].keptI].BrokerRef) {

@@ -23,6 +23,7 @@ import (
 	"strings"
 
 	"github.com/cgt-tools/cgt/cgt/imports"
+	"github.com/cgt-tools/cgt/cgt/internal/order"
 	"github.com/cgt-tools/cgt/cgt/model"
 )
 
@@ -389,7 +390,7 @@ func (c *combiner) apply() {
 			rep.Imported--
 			rep.Skipped = append(rep.Skipped, imports.Skip{Row: row, Type: "duplicate", Reason: reason})
 		}
-		slices.SortStableFunc(rep.Skipped, func(a, b imports.Skip) int { return a.Row - b.Row })
+		order.Stable(rep.Skipped, func(a, b imports.Skip) int { return a.Row - b.Row })
 	}
 }
 
