@@ -230,8 +230,8 @@ func readEntries(d *xml.Decoder) ([]entry, []string, error) {
 				}
 				continue
 			}
-			var x xmlRate
-			if err := d.DecodeElement(&x, &t); err != nil {
+			x, err := readRate(d)
+			if err != nil {
 				return nil, nil, xmlError(d, err)
 			}
 			e, note, err := cleanEntry(line, x)
@@ -243,6 +243,66 @@ func readEntries(d *xml.Decoder) ([]entry, []string, error) {
 				continue
 			}
 			entries = append(entries, e)
+		}
+	}
+}
+
+// readRate reads the <exchangeRate> element just started, as xml.Decoder.DecodeElement into
+// an xmlRate would: the text directly inside its countryName, currencyCode and rateNew
+// children (the last of each when one is repeated), any other element skipped. By hand, so
+// that no program links encoding/xml's reflection-driven decoding for three fields (the
+// browser module downloads it).
+func readRate(d *xml.Decoder) (xmlRate, error) {
+	var x xmlRate
+	for {
+		tok, err := d.Token()
+		if err != nil {
+			return x, err
+		}
+		switch t := tok.(type) {
+		case xml.EndElement:
+			return x, nil
+		case xml.StartElement:
+			var field *string
+			switch t.Name.Local {
+			case "countryName":
+				field = &x.Country
+			case "currencyCode":
+				field = &x.Currency
+			case "rateNew":
+				field = &x.Rate
+			}
+			if field == nil {
+				if err := d.Skip(); err != nil {
+					return x, err
+				}
+				continue
+			}
+			if *field, err = elementText(d); err != nil {
+				return x, err
+			}
+		}
+	}
+}
+
+// elementText reads the element just started to its end: the character data directly inside
+// it, its child elements skipped.
+func elementText(d *xml.Decoder) (string, error) {
+	var text []byte
+	for {
+		tok, err := d.Token()
+		if err != nil {
+			return "", err
+		}
+		switch t := tok.(type) {
+		case xml.CharData:
+			text = append(text, t...)
+		case xml.StartElement:
+			if err := d.Skip(); err != nil {
+				return "", err
+			}
+		case xml.EndElement:
+			return string(text), nil
 		}
 	}
 }
