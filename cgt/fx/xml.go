@@ -278,9 +278,11 @@ func readRate(d *xml.Decoder) (xmlRate, error) {
 				}
 				continue
 			}
-			if *field, err = elementText(d); err != nil {
+			text, err := elementText(d)
+			if err != nil {
 				return x, err
 			}
+			*field = text
 		}
 	}
 }
