@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/cgt-tools/cgt/cgt/internal/fanout"
+	"github.com/cgt-tools/cgt/cgt/internal/order"
 	"github.com/cgt-tools/cgt/cgt/model"
 	"github.com/cgt-tools/cgt/cgt/taxyear"
 	"github.com/shopspring/decimal"
@@ -84,7 +85,7 @@ func incomesByDate(results []tickerResult) []*income {
 	}
 	// date, then ticker, then position: the order a stable sort by date of the list as built
 	// gives, at the cost of an unstable sort
-	slices.SortFunc(ps, func(a, b placed) int {
+	order.Sort(ps, func(a, b placed) int {
 		if c := cmp.Compare(a.in.date, b.in.date); c != 0 {
 			return c
 		}
