@@ -37,7 +37,6 @@ type TransactionsImportResult struct {
 	Imports      []imports.Report      `json:"imports" record:"rows=import" jsonschema_description:"One entry per file: the format, and every data row accounted for (rows = imported + skipped)."`
 	Ledger       string                `json:"ledger" jsonschema_description:"The transactions as canonical ledger lines, ready to save as a .cgt file."`
 
-	txns    []model.Transaction
 	reports []imports.Report
 }
 
@@ -110,7 +109,7 @@ func transactionsImport(_ context.Context, deps *registry.Deps, a TransactionsIm
 	txns := loaded.Transactions
 	warnings = append(warnings, engine.WrapperWarnings(txns)...)
 	slices.SortStableFunc(txns, func(x, y model.Transaction) int { return int(x.Date - y.Date) })
-	res := TransactionsImportResult{Count: len(txns), Transactions: make([]ImportedTransaction, len(txns)), txns: txns}
+	res := TransactionsImportResult{Count: len(txns), Transactions: make([]ImportedTransaction, len(txns))}
 	for i, t := range txns {
 		res.Transactions[i] = importedJSON(t)
 	}
@@ -149,13 +148,7 @@ func importedJSON(t model.Transaction) ImportedTransaction {
 }
 
 // scaledString writes a decimal at the scale it was read with (12.50 stays 12.50).
-func scaledString(d model.Decimal) string {
-	e := d.Exact()
-	if e.Exponent() < 0 {
-		return e.StringFixed(-e.Exponent())
-	}
-	return e.String()
-}
+func scaledString(d model.Decimal) string { return string(d.AppendExact(nil)) }
 
 // WriteText renders the import as an editable ledger: a comment block per file accounting for
 // its rows (every skipped row with its reason), the warnings as comments, then one canonical
@@ -180,8 +173,10 @@ func (r TransactionsImportResult) WriteText(w io.Writer, warnings []string) erro
 		}
 	}
 	b.WriteString("\n")
-	b.WriteString(dsl.FormatAll(r.txns))
-	_, err := io.WriteString(w, b.String())
+	if _, err := io.WriteString(w, b.String()); err != nil {
+		return err
+	}
+	_, err := io.WriteString(w, r.Ledger) // the transactions' lines, written once by the handler
 	return err
 }
 

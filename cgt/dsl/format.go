@@ -144,7 +144,7 @@ func appendAccount(b []byte, s string) []byte {
 
 func appendNumber(b []byte, before string, d model.Decimal) []byte {
 	b = append(b, before...)
-	return appendExact(b, d.Exact())
+	return d.AppendExact(b)
 }
 
 func appendAmount(b []byte, before string, a model.Amount) []byte {

@@ -49,7 +49,7 @@ func ToJSON(t model.Transaction) JSONTransaction {
 	j := JSONTransaction{Date: t.Date.String(), Action: string(t.Action), Ticker: t.Ticker}
 	switch t.Action {
 	case model.Buy, model.Sell:
-		j.Quantity = exactString(t.Quantity.Exact())
+		j.Quantity = decimalString(t.Quantity)
 		if TotalForm(t) {
 			j.Total = jsonAmount(t.Total)
 		} else {
@@ -60,36 +60,36 @@ func ToJSON(t model.Transaction) JSONTransaction {
 		j.Total = jsonAmount(t.Total)
 		j.Tax = optionalJSONAmount(t.Tax())
 	case model.Accumulation:
-		j.Quantity = exactString(t.Quantity.Exact())
+		j.Quantity = decimalString(t.Quantity)
 		j.Total = jsonAmount(t.Total)
 		j.Tax = optionalJSONAmount(t.Tax())
 	case model.CapReturn:
-		j.Quantity = exactString(t.Quantity.Exact())
+		j.Quantity = decimalString(t.Quantity)
 		j.Total = jsonAmount(t.Total)
 		j.Fees = optionalJSONAmount(t.Fees)
 		j.Value = optionalJSONAmount(t.Value())
 	case model.Split, model.Unsplit:
-		j.Ratio = exactString(t.Ratio().Exact())
+		j.Ratio = decimalString(t.Ratio())
 	case model.SpouseOut:
-		j.Quantity = exactString(t.Quantity.Exact())
+		j.Quantity = decimalString(t.Quantity)
 	case model.SpouseIn, model.Pool:
-		j.Quantity = exactString(t.Quantity.Exact())
+		j.Quantity = decimalString(t.Quantity)
 		j.Cost = jsonAmount(t.Cost())
 	case model.Rights:
-		j.Quantity = exactString(t.Quantity.Exact())
+		j.Quantity = decimalString(t.Quantity)
 		j.Price = jsonAmount(t.Price)
 		j.Fees = optionalJSONAmount(t.Fees)
 	case model.Takeover:
 		j.NewTicker = t.NewTicker()
-		j.Quantity = exactString(t.Quantity.Exact())
+		j.Quantity = decimalString(t.Quantity)
 		j.Cash = optionalJSONAmount(t.Cash())
 		j.Value = optionalJSONAmount(t.Value())
 	case model.Demerger:
 		j.NewTicker = t.NewTicker()
-		j.Quantity = exactString(t.Quantity.Exact())
-		j.Fraction = exactString(t.Ratio().Exact())
+		j.Quantity = decimalString(t.Quantity)
+		j.Fraction = decimalString(t.Ratio())
 	case model.ERI:
-		j.Quantity = exactString(t.Quantity.Exact())
+		j.Quantity = decimalString(t.Quantity)
 		j.Total = jsonAmount(t.Total)
 	case model.Negligible:
 		if t.Value().Currency != "" || !t.Value().IsZero() {
@@ -114,8 +114,14 @@ func ToJSONAll(txns []model.Transaction) []JSONTransaction {
 	return out
 }
 
+// decimalString writes d at the scale it was given ("150.00" stays "150.00").
+func decimalString(d model.Decimal) string {
+	var buf [32]byte
+	return string(d.AppendExact(buf[:0]))
+}
+
 func jsonAmount(a model.Amount) *JSONAmount {
-	return &JSONAmount{Amount: exactString(a.Value.Exact()), Currency: currencyOf(a)}
+	return &JSONAmount{Amount: decimalString(a.Value), Currency: currencyOf(a)}
 }
 
 func optionalJSONAmount(a model.Amount) *JSONAmount {

@@ -29,6 +29,18 @@ func (d Decimal) AppendString(b []byte) []byte {
 	return d.v.appendString(b, decimal.TrimTrailingZeros)
 }
 
+// AppendExact appends the value at the scale it was given ("150.00" stays "150.00"): the
+// form of decimal.Decimal's StringFixed at the value's own number of decimal places (none for
+// a whole exponent), which the ledger writer and the JSON transaction form use. It does not
+// allocate when the value is held compactly.
+func (d Decimal) AppendExact(b []byte) []byte {
+	if d.v.big != nil {
+		x := d.v.decimal()
+		return append(b, x.StringFixed(max(0, -x.Exponent()))...)
+	}
+	return d.v.appendString(b, false)
+}
+
 // AppendJSON appends the JSON form MarshalJSON writes ("2024-04-06").
 func (d Date) AppendJSON(b []byte) []byte {
 	b = append(b, '"')

@@ -38,3 +38,29 @@ func TestDateAppendStringMatchesString(t *testing.T) {
 		}
 	}
 }
+
+// AppendExact writes what StringFixed writes at the value's own scale, for compact and large
+// values, zeros and whole exponents.
+func TestDecimalAppendExactIsStringFixedAtItsScale(t *testing.T) {
+	values := []string{"0", "0.00", "-0.00", "150.00", "150", "-3.5", "0.000001", "12345678901234567890.125",
+		"-99999999999999999999999999999999999999.5", "1E+3", "-2E+5", "0E+2", "1E-30", "4.1565", "1234567890123456789012345678901234567890"}
+	for _, s := range values {
+		d, err := decimal.NewFromString(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := d.StringFixed(max(0, -d.Exponent()))
+		if got := string(NewDecimal(d).AppendExact(nil)); got != want {
+			t.Errorf("%s: AppendExact %q, StringFixed %q", s, got, want)
+		}
+	}
+	for exp := int32(-25); exp <= 6; exp++ {
+		for _, coef := range []int64{0, 1, -7, 10, 120, 999999999999999999, -123456789012345678} {
+			d := decimal.New(coef, exp)
+			want := d.StringFixed(max(0, -d.Exponent()))
+			if got := string(NewDecimal(d).AppendExact(nil)); got != want {
+				t.Errorf("%dE%d: AppendExact %q, StringFixed %q", coef, exp, got, want)
+			}
+		}
+	}
+}
