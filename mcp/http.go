@@ -102,7 +102,7 @@ func ServeHTTP(ctx context.Context, s *server.MCPServer, opts HTTPOptions, stder
 	)
 	live.ended = endIn(streamable)
 	mux := http.NewServeMux()
-	mux.Handle(HTTPPath, sessionRules{next: streamable, sessions: live})
+	mux.Handle(HTTPPath, sessionRules{next: newCancelledCalls(streamable), sessions: live})
 	srv.Handler = newHTTPGuard(mux, token, allowedHosts(host, actual))
 
 	ctx, stop := signal.NotifyContext(ctx, syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP)

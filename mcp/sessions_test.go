@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/cgt-tools/cgt/internal/loadaware"
 )
 
 // httpSession drives ServeHTTP with plain HTTP requests.
@@ -154,4 +156,44 @@ func (b untilCancelled) Run(ctx context.Context, _ Tool, _ json.RawMessage) Repl
 	b.started <- struct{}{}
 	<-ctx.Done()
 	return Reply{Text: "stopped", OK: true}
+}
+
+// TestHTTPCancelledCallIsNotAnswered guards the cancellation rule over Streamable HTTP, with
+// raw JSON-RPC: a call named by notifications/cancelled stops, and its POST gets 202 Accepted
+// with no JSON-RPC response; a cancel for a call already answered changes nothing, and the
+// session's next calls (the same id again too) are answered as usual.
+func TestHTTPCancelledCallIsNotAnswered(t *testing.T) {
+	run := untilCancelled{started: make(chan struct{}, 1)}
+	h, _, _ := serveHTTPForTest(t, run)
+	_, sid, _ := h.do(http.MethodPost, "", initializeBody)
+	h.do(http.MethodPost, sid, `{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+	type answer struct {
+		status int
+		body   string
+	}
+	answered := make(chan answer, 1)
+	go func() {
+		status, _, body := h.do(http.MethodPost, sid, `{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"hold","arguments":{}}}`)
+		answered <- answer{status, body}
+	}()
+	<-run.started
+	if status, _, body := h.do(http.MethodPost, sid, `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":5,"reason":"user"}}`); status != http.StatusAccepted {
+		t.Errorf("the cancel: %d %s", status, body)
+	}
+	select {
+	case got := <-answered:
+		if got.status != http.StatusAccepted || strings.TrimSpace(got.body) != "" {
+			t.Errorf("the cancelled call was answered: %d %s", got.status, got.body)
+		}
+	case <-time.After(loadaware.Bound(5 * time.Second)):
+		t.Fatal("the cancelled call's POST did not end: its work did not stop")
+	}
+	status, _, body := h.do(http.MethodPost, sid, `{"jsonrpc":"2.0","id":5,"method":"ping"}`)
+	if status != http.StatusOK || !strings.Contains(body, `"id":5`) || !strings.Contains(body, `"result"`) {
+		t.Errorf("the same id again, after the cancel: %d %s", status, body)
+	}
+	h.do(http.MethodPost, sid, `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":5}}`)
+	if status, _, body := h.do(http.MethodPost, sid, pingBody); status != http.StatusOK || !strings.Contains(body, `"result"`) {
+		t.Errorf("a call after a cancel of an answered call: %d %s", status, body)
+	}
 }
