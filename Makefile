@@ -58,23 +58,28 @@ bench-mcp:
 # time, CPU and peak memory of each run (cmd/cgt/testdata/timing.sh). docs/performance.md has
 # the figures and how they were taken.
 #
+# BASE=/path/to/an/older/cgt times that binary too, interleaved with bin/cgt (labels base-…).
+#
 # Compact and schema against JSON for the same report (LINES lines; LINES=1000000 for 1M).
 bench-dense: bench-bins
 	CGT_BENCH_LINES=$(LINES) $(GO) test -run '^$$' -bench 'BenchmarkReportLedger/(json|compact|schema)$$' -benchtime $(BENCHTIME) -benchmem ./cmd/cgt
 	@mkdir -p $(LEDGER_DIR); test -f $(LEDGER_DIR)/ledger-$(LINES).cgt || bin/cgt-ledgergen -n $(LINES) -o $(LEDGER_DIR)/ledger-$(LINES).cgt
-	cmd/cgt/testdata/timing.sh $(ROUNDS) $(foreach f,json compact schema,"$(f) bin/cgt report.calculate $(LEDGER_DIR)/ledger-$(LINES).cgt --output $(f)")
+	@echo "goal: compact and schema at least as fast as json"
+	cmd/cgt/testdata/timing.sh $(ROUNDS) $(foreach f,json compact schema,"$(f) bin/cgt report.calculate $(LEDGER_DIR)/ledger-$(LINES).cgt --output $(f)" $(if $(BASE),"base-$(f) $(BASE) report.calculate $(LEDGER_DIR)/ledger-$(LINES).cgt --output $(f)"))
 
 # The full JSON report of 1M lines: < 4 s and ≤ 1 GB peak.
 bench-1m: bench-bins
 	@mkdir -p $(LEDGER_DIR); test -f $(LEDGER_DIR)/ledger-1000000.cgt || bin/cgt-ledgergen -n 1000000 -o $(LEDGER_DIR)/ledger-1000000.cgt
-	cmd/cgt/testdata/timing.sh $(ROUNDS) "json-1m bin/cgt report.calculate $(LEDGER_DIR)/ledger-1000000.cgt --output json"
+	@echo "goal: < 4 s wall and <= 1 GB (1048576 KB) peak, quiet machine"
+	cmd/cgt/testdata/timing.sh $(ROUNDS) "json-1m bin/cgt report.calculate $(LEDGER_DIR)/ledger-1000000.cgt --output json" $(if $(BASE),"base-json-1m $(BASE) report.calculate $(LEDGER_DIR)/ledger-1000000.cgt --output json")
 
 # transactions.import of a Trading 212 export of ROWS trades with ISINs: ≤ 1 s for 100,000.
 ROWS ?= 100000
 bench-import: bench-bins
 	CGT_BENCH_ROWS=$(ROWS) $(GO) test -run '^$$' -bench 'BenchmarkImport$$' -benchtime $(BENCHTIME) -benchmem ./cmd/cgt
 	@mkdir -p $(LEDGER_DIR); test -f $(LEDGER_DIR)/t212-$(ROWS).csv || bin/cgt-ledgergen -trading212 -n $(ROWS) -o $(LEDGER_DIR)/t212-$(ROWS).csv
-	cmd/cgt/testdata/timing.sh $(ROUNDS) "import bin/cgt transactions.import $(LEDGER_DIR)/t212-$(ROWS).csv"
+	@echo "goal: <= 1 s wall for 100000 rows, quiet machine"
+	cmd/cgt/testdata/timing.sh $(ROUNDS) "import bin/cgt transactions.import $(LEDGER_DIR)/t212-$(ROWS).csv" $(if $(BASE),"base-import $(BASE) transactions.import $(LEDGER_DIR)/t212-$(ROWS).csv")
 
 # The browser module as make web builds it: bytes, and gzip -9 against the 2,000,000 budget.
 bench-wasm:
