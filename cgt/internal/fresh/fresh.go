@@ -91,6 +91,7 @@ func Reserve(n, parts int) {
 	}
 	blocks := make([][]byte, (n+reserveChunk-1)/reserveChunk)
 	parts = max(parts, 1)
+	own := liftOwnLimit()
 	hold()
 	var failed atomic.Bool // the kernel cannot map in bulk: stop, and leave the blocks to the collector
 	fanout.Each(parts, func(w int) {
@@ -104,27 +105,48 @@ func Reserve(n, parts int) {
 	})
 	release()
 	clear(blocks)
-	if !failed.Load() {
-		runtime.GC() // frees the blocks now and finishes sweeping them, so the next allocations find them
-		limitToMapped()
+	if failed.Load() {
+		limitToMapped(0, own) // puts a lifted limit back as it was
+		return
 	}
+	runtime.GC() // frees the blocks now and finishes sweeping them, so the next allocations find them
+	limitToMapped(n, own)
+}
+
+// liftOwnLimit lifts the memory limit a previous Reserve set (another ledger file of the same
+// report) while this one maps its blocks, so that the runtime does not hand the new pages back
+// to the system to keep under the old limit; it reports whether it did.
+func liftOwnLimit() bool {
+	limits.Lock()
+	defer limits.Unlock()
+	if limits.set == 0 || debug.SetMemoryLimit(-1) != limits.set {
+		return false
+	}
+	debug.SetMemoryLimit(math.MaxInt64)
+	return true
 }
 
 // limitToMapped sets the collector's soft memory limit (debug.SetMemoryLimit) to the memory
-// the process holds once Reserve has mapped it, with a margin, unless a limit is already set
-// (GOMEMLIMIT): the collector then reuses the reserved pages rather than letting garbage grow
-// the heap to twice what is live (GOGC=100) and the process map more. The limit is soft: a
-// report that needs more than was reserved still gets it, the collector running more often.
-func limitToMapped() {
+// the process holds once Reserve has mapped n bytes, with a margin, unless a limit is already
+// set (GOMEMLIMIT): the collector then reuses the reserved pages rather than letting garbage
+// grow the heap to twice what is live (GOGC=100) and the process map more. A second ledger
+// file of the same report (own: the limit was the previous Reserve's) adds its n bytes and
+// margin to that limit. The limit is soft: a report that needs more than was reserved still
+// gets it, the collector running more often.
+func limitToMapped(n int, own bool) {
 	limits.Lock()
 	defer limits.Unlock()
-	if cur := debug.SetMemoryLimit(-1); cur != math.MaxInt64 && cur != limits.set {
+	switch {
+	case own: // a later ledger file: its bytes on top of the earlier files' limit
+		limits.set += int64(n + n/limitMargin)
+	case n == 0 || debug.SetMemoryLimit(-1) != math.MaxInt64: // nothing mapped, or a limit of the program's
 		return
+	default:
+		var ms runtime.MemStats
+		runtime.ReadMemStats(&ms)
+		held := ms.Sys - ms.HeapReleased
+		limits.set = int64(held + held/limitMargin)
 	}
-	var ms runtime.MemStats
-	runtime.ReadMemStats(&ms)
-	held := ms.Sys - ms.HeapReleased
-	limits.set = max(limits.set, int64(held+held/limitMargin)) // a second ledger file adds its own
 	debug.SetMemoryLimit(limits.set)
 }
 

@@ -136,6 +136,11 @@ func TestReserveSetsAMemoryLimitOnlyWhenNoneIsSet(t *testing.T) {
 	if limit == math.MaxInt64 || uint64(limit) < ms.HeapSys-ms.HeapReleased || uint64(limit) < MinBytes*3 {
 		t.Errorf("limit after Reserve %d, want at least the heap held (%d) and the bytes reserved", limit, ms.HeapSys-ms.HeapReleased)
 	}
+	// A second ledger file adds what it reserves to the limit the first set.
+	Reserve(MinBytes*2, 2)
+	if got := debug.SetMemoryLimit(-1); got < limit+MinBytes*2 {
+		t.Errorf("limit after a second Reserve of %d bytes %d, want at least %d", MinBytes*2, got, limit+MinBytes*2)
+	}
 	debug.SetMemoryLimit(1 << 40)
 	Reserve(MinBytes*3, 2)
 	if got := debug.SetMemoryLimit(-1); got != 1<<40 {
