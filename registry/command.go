@@ -12,7 +12,6 @@ import (
 
 	"github.com/cgt-tools/cgt/cgt/fx"
 	"github.com/cgt-tools/cgt/cgt/model"
-	"github.com/cgt-tools/cgt/records"
 )
 
 // Deps are the dependencies a handler may use. Front ends fill them; handlers never reach for
@@ -133,7 +132,7 @@ func (c *command[A, R]) init() {
 		}
 		c.argsSc = c.input
 		if c.errSch == nil {
-			c.input, c.args = withShaping(c.input, c.args, records.FieldNames(reflect.TypeFor[R]()))
+			c.input, c.args = withShaping(c.input, c.args, fieldNames(reflect.TypeFor[R]()))
 		}
 		if c.errSch == nil {
 			c.valid, c.errSch = compileValidator(c.meta.Name, c.input)
