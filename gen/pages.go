@@ -3,8 +3,10 @@ package gen
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 
+	"github.com/cgt-tools/cgt/records"
 	"github.com/cgt-tools/cgt/registry"
 )
 
@@ -45,10 +47,25 @@ func CommandPage(cmd registry.Command, runs []ExampleRun, registered func(string
 	examplesSection(&b, runs)
 	b.WriteString("## Output\n\nA successful result is the envelope `{\"ok\": true, \"data\": {...}, \"error\": null, \"warnings\": [...]}` with these fields in `data`:\n\n")
 	fieldsTable(&b, cmd.DataSchema())
+	recordFieldsLine(&b, cmd)
 	b.WriteString("## Citation fields\n\nAn answer built on this command should cite these fields of `data`:\n\n")
 	bulletList(&b, codeItems(m.CitationFields))
 	agentSection(&b, m, registered)
 	return []byte(b.String())
+}
+
+// recordFieldsLine names the fields of the command's records in the dense formats: the names
+// --fields (the fields argument) takes.
+func recordFieldsLine(b *strings.Builder, cmd registry.Command) {
+	names := records.FieldNames(cmd.ResultType())
+	if len(names) == 0 {
+		return
+	}
+	b.WriteString("In the dense formats (`compact`, `schema`, `records`) its records carry these fields, the names `--fields` (`fields`) takes")
+	if slices.ContainsFunc(names, func(n string) bool { return strings.Contains(n, ".N.") }) {
+		b.WriteString("; N stands for an element's number, from 1")
+	}
+	b.WriteString(": " + strings.Join(codeItems(names), ", ") + ".\n\n")
 }
 
 func factsTable(b *strings.Builder, m *registry.Meta) {
