@@ -44,3 +44,28 @@ func TestMoneyRoundsHalfAwayFromZeroAndRefusesNull(t *testing.T) {
 		t.Errorf("decimal keeps its exact scale: %s", b)
 	}
 }
+
+// A trade has no event fields: the methods give zero values. SetEvent changes one copy of a
+// transaction without touching the others, which share the fields it had, and an edit that
+// leaves every field zero leaves none.
+func TestEventFieldsAreZeroForATradeAndChangedOnACopy(t *testing.T) {
+	trade := Transaction{Action: Buy, Ticker: "VOD"}
+	if trade.Tax() != (Amount{}) || !trade.Ratio().IsZero() || trade.NewTicker() != "" || trade.Cost() != (Amount{}) ||
+		trade.Cash() != (Amount{}) || trade.Value() != (Amount{}) || trade.AccountType() != "" || !trade.Event.IsZero() {
+		t.Errorf("a trade's event fields are not zero: %+v", trade.Event)
+	}
+	tax := Amount{Value: NewDecimal(decimal.RequireFromString("1.50")), Currency: GBP}
+	div := Transaction{Action: Dividend, Ticker: "VOD", Event: &Event{Tax: tax}}
+	copied := div
+	copied.SetEvent(func(e *Event) { e.Tax.Value = NewDecimal(decimal.RequireFromString("2.00")) })
+	if div.Tax() != tax {
+		t.Errorf("SetEvent on a copy changed the original's tax to %v", div.Tax().Value)
+	}
+	if got := copied.Tax().Value.String(); got != "2" {
+		t.Errorf("the copy's tax is %s, want 2", got)
+	}
+	copied.SetEvent(func(e *Event) { *e = Event{} })
+	if copied.Event != nil {
+		t.Errorf("an edit that clears every field left %+v", copied.Event)
+	}
+}
