@@ -1,8 +1,11 @@
 package dsl
 
 import (
+	"runtime"
+	"strings"
 	"unicode/utf8"
 
+	"github.com/cgt-tools/cgt/cgt/internal/fanout"
 	"github.com/cgt-tools/cgt/cgt/model"
 )
 
@@ -14,13 +17,39 @@ func Format(t model.Transaction) string {
 	return string(appendTransaction(make([]byte, 0, 80), t))
 }
 
-// FormatAll writes transactions in the order given, one canonical line each.
+// FormatAll writes transactions in the order given, one canonical line each. A long list is
+// written in parts at once (an import of 100,000 rows writes its ledger twice: for the
+// write-back check and for the result).
 func FormatAll(txns []model.Transaction) string {
-	b := make([]byte, 0, 64*len(txns))
-	for _, t := range txns {
-		b = appendTransaction(b, t)
+	parts := min(runtime.GOMAXPROCS(0), len(txns)/formatPartLines)
+	if parts < 2 {
+		return string(appendAll(make([]byte, 0, 64*len(txns)), txns))
 	}
-	return string(b)
+	bufs := make([][]byte, parts)
+	fanout.Each(parts, func(k int) {
+		part := txns[len(txns)*k/parts : len(txns)*(k+1)/parts]
+		bufs[k] = appendAll(make([]byte, 0, 96*len(part)), part)
+	})
+	n := 0
+	for _, b := range bufs {
+		n += len(b)
+	}
+	var out strings.Builder
+	out.Grow(n)
+	for _, b := range bufs {
+		out.Write(b)
+	}
+	return out.String()
+}
+
+// formatPartLines is the fewest lines worth a part of FormatAll's own.
+const formatPartLines = 8192
+
+func appendAll(b []byte, txns []model.Transaction) []byte {
+	for i := range txns {
+		b = appendTransaction(b, txns[i])
+	}
+	return b
 }
 
 func appendTransaction(b []byte, t model.Transaction) []byte {

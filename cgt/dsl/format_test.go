@@ -200,3 +200,15 @@ func TestExactStringKeepsTheScale(t *testing.T) {
 		}
 	}
 }
+
+// A long list is written in parts at once; the text is the lines one after another.
+func TestFormatAllOfALongListIsEachLineInOrder(t *testing.T) {
+	txns := randomLedger(newRand(), 3*formatPartLines+17)
+	var want strings.Builder
+	for _, tx := range txns {
+		want.WriteString(Format(tx))
+	}
+	if got := FormatAll(txns); got != want.String() {
+		t.Errorf("FormatAll of %d transactions differs from their lines in order", len(txns))
+	}
+}
