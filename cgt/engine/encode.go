@@ -2,6 +2,7 @@ package engine
 
 import (
 	"strconv"
+	"strings"
 	"sync"
 
 	"github.com/cgt-tools/cgt/cgt/model"
@@ -74,7 +75,10 @@ type jsonWriter struct {
 	b      []byte
 	indent bool
 	steps  stepText
-	file   struct {
+	// sep is stepsSep's last answer, at sepLevel
+	sep      string
+	sepLevel int
+	file     struct {
 		name   string
 		quoted []byte
 	}
@@ -95,6 +99,22 @@ func (w *jsonWriter) release() []byte {
 	w.b = nil
 	writers.Put(w)
 	return b
+}
+
+// stepsSep is what separates two lines of a match's steps written as the strings of a JSON
+// array whose elements are at level: the closing quote, the comma, the new line's indentation
+// and its opening quote.
+func (w *jsonWriter) stepsSep(level int) string {
+	if !w.indent {
+		return `","`
+	}
+	if 2*level < len(indentSpaces) {
+		if w.sepLevel != level || w.sep == "" {
+			w.sepLevel, w.sep = level, `",`+indentSpaces[:1+2*level]+`"`
+		}
+		return w.sep
+	}
+	return `",` + "\n" + strings.Repeat("  ", level) + `"`
 }
 
 // newline starts a line at the given level (nothing when compact).
@@ -395,17 +415,16 @@ func (w *jsonWriter) match(m *Match, level int) {
 	default:
 		// The lines are the engine's own text, figures and dates: nothing in them is
 		// escaped by encoding/json (the test against encoding/json would fail if a
-		// wording ever needed it), so they are copied as they are.
+		// wording ever needed it), so they are written straight into the output as they
+		// are. Each line ends with the next one's opening (`",`, the new line's indentation
+		// and quote), which the last line gives back but for its quote.
+		w.elem(level+1, 0)
+		w.b = append(w.b, '"')
 		t := &w.steps
+		t.buf, t.sep = w.b, w.stepsSep(level+2)
 		t.write(m)
-		from := 0
-		for i, end := range t.ends {
-			w.elem(level+1, i)
-			w.b = append(w.b, '"')
-			w.b = append(w.b, t.buf[from:end]...)
-			w.b = append(w.b, '"')
-			from = end
-		}
+		w.b = t.buf[:len(t.buf)-len(t.sep)+1]
+		t.buf = nil
 		w.endArray(level+1, len(t.ends))
 	}
 	if len(m.Sources) > 0 {

@@ -6,6 +6,7 @@ import (
 	"runtime"
 
 	"github.com/cgt-tools/cgt/cgt/internal/fanout"
+	"github.com/cgt-tools/cgt/cgt/internal/wide"
 
 	"github.com/cgt-tools/cgt/cgt/model"
 )
@@ -95,14 +96,18 @@ func (m *Match) lines() []string {
 }
 
 // stepText holds the steps of one leg written end to end, and where each line ends. The JSON
-// writer reuses one for every match, so writing the steps allocates nothing.
+// writer reuses one for every match, so writing the steps allocates nothing; it has the lines
+// written straight into its output as the strings of a JSON array (sep set), so they are not
+// copied there afterwards.
 type stepText struct {
 	buf  []byte
 	ends []int
 	figs figures
+	sep  string // after each line when the lines are a JSON array's elements: `",` and the next line's start
 }
 
-func (t *stepText) reset() { t.buf, t.ends = t.buf[:0], t.ends[:0] }
+// reset starts the lines of another leg after what buf holds.
+func (t *stepText) reset() { t.ends = t.ends[:0] }
 
 // figures remembers the plain string forms of the last amounts and quantities written (up
 // to figureSlots of each), so that a figure a disposal's JSON and its steps both show is
@@ -154,8 +159,11 @@ func remember[T interface {
 	return f.text[from:]
 }
 
-// end closes the line written since the last one.
-func (t *stepText) end() { t.ends = append(t.ends, len(t.buf)) }
+// end closes the line written since the last one (and, in a JSON array, opens the next).
+func (t *stepText) end() {
+	t.ends = append(t.ends, len(t.buf))
+	t.buf = append(t.buf, t.sep...)
+}
 
 func (t *stepText) str(s string) *stepText { t.buf = append(t.buf, s...); return t }
 
@@ -201,7 +209,7 @@ func (t *stepText) write(m *Match) {
 	}
 	// The gain as written: the terms as shown (to the penny), so the line adds up as it reads.
 	shown := pence(m.Proceeds).sub(pence(m.SaleFees)).sub(pence(m.Cost))
-	t.str("gain = ").gbp(m.Proceeds).str(" − ").gbp(m.SaleFees).str(" − ").gbp(m.Cost).str(" = ").gbp(shown.money())
+	t.str("gain = ").gbp(m.Proceeds).str(" − ").gbp(m.SaleFees).str(" − ").gbp(m.Cost).str(" = ").gbpPence(shown)
 	if exact := numOfMoney(m.Gain).round(2); !exact.equal(shown) {
 		t.str(" (").gbp(m.Gain).str(" from the figures before rounding: the gain used)")
 	}
@@ -213,7 +221,7 @@ func (t *stepText) write(m *Match) {
 // that figure too: every line adds up as it reads.
 func (t *stepText) share(n model.Decimal, total model.Money, of model.Decimal, used model.Money, what string) *stepText {
 	shown := numOfDecimal(n).mul(pence(total)).divRound(numOfDecimal(of), 2)
-	t.str(" = ").gbp(shown.money())
+	t.str(" = ").gbpPence(shown)
 	if exact := numOfMoney(used).round(2); !exact.equal(shown) {
 		t.str(" (").gbp(used).str(" from the figures before rounding: the " + what + " used)")
 	}
@@ -261,6 +269,16 @@ func (t *stepText) qty(d model.Decimal) *stepText {
 // is the exact amount's, so a loss under a halfpenny reads −£0.00.
 func (t *stepText) gbp(m model.Money) *stepText {
 	return t.pounds(m.Sign(), t.figs.moneyDigits(m))
+}
+
+// gbpPence writes a figure worked to pence (by round or divRound to 2 places) as gbp writes it,
+// straight from its coefficient rather than through a model.Money.
+func (t *stepText) gbpPence(n num) *stepText {
+	if n.big != nil || n.exp != -model.MoneyPlaces || n.hi>>32 != 0 {
+		return t.gbp(n.money())
+	}
+	var digits [48]byte
+	return t.pounds(n.sign(), wide.AppendString(digits[:0], false, n.hi, n.lo, n.exp, false))
 }
 
 // gbpExact writes a GBP amount at its own precision.
