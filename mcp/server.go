@@ -111,7 +111,7 @@ func AgentTools(cat *catalog.Catalog, defaults map[string]any, structured bool) 
 		t := &tools[i]
 		t.Description = names.Replace(brief(c.Summary, c.Agent.UseWhen))
 		t.Title = "" // the description starts with it: said once
-		in, err := marshalJSON(withoutSharedDescriptions(lighten(withDefaults(c.InputSchema, defaults)), shared))
+		in, err := marshalJSON(withShortEnums(withoutSharedDescriptions(lighten(withDefaults(c.InputSchema, defaults)), shared)))
 		if err != nil {
 			return nil, fmt.Errorf("input schema of %s: %w", c.Name, err)
 		}

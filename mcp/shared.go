@@ -125,6 +125,43 @@ func fieldNamesOf(p map[string]any) string {
 	return b.String()
 }
 
+// longEnum is the most values an argument's enum lists in tools/list. An argument with more
+// (import_transactions' broker: one name an importer) lists as many as enumChars holds in its
+// description and how many there are, so a new importer costs the tool no tokens; the
+// published schema (tools.json, openapi.json) and the server's own check keep the whole enum,
+// and a value outside it is answered with every valid one.
+const (
+	longEnum  = 12
+	enumChars = 60
+)
+
+// withShortEnums returns an input schema in which each enum longer than longEnum is said in
+// its description instead (withoutSharedDescriptions has already run, so the description is
+// the tool's own).
+func withShortEnums(schema map[string]any) map[string]any {
+	return eachProperty(schema, func(_ string, p map[string]any) {
+		enum, _ := p["enum"].([]any)
+		if len(enum) <= longEnum {
+			return
+		}
+		delete(p, "enum")
+		var b strings.Builder
+		for i, v := range enum {
+			s := fmt.Sprint(v)
+			if b.Len()+len(s)+2 > enumChars {
+				b.WriteString(", …")
+				break
+			}
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			b.WriteString(s)
+		}
+		d, _ := p["description"].(string)
+		p["description"] = strings.TrimSpace(fmt.Sprintf("%s One of %d: %s", d, len(enum), b.String()))
+	})
+}
+
 // sharedArgsNote is the instructions' paragraph describing the shared arguments.
 func sharedArgsNote(shared []sharedArg) string {
 	if len(shared) == 0 {

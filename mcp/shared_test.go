@@ -1,6 +1,7 @@
 package mcp
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -39,5 +40,36 @@ func TestFieldNamesShownWithinTheirBound(t *testing.T) {
 	}
 	if got := fieldNamesOf(map[string]any{}); got != "" {
 		t.Errorf("no names: got %q", got)
+	}
+}
+
+// An enum of more than longEnum values (one name an importer) is said in the argument's
+// description, within its bound and with the count, so a new value costs the tool nothing;
+// a shorter enum is left as it is.
+func TestLongEnumsSaidInTheDescription(t *testing.T) {
+	schemaWith := func(n int) map[string]any {
+		enum := make([]any, n)
+		for i := range enum {
+			enum[i] = fmt.Sprintf("broker%02d", i)
+		}
+		return map[string]any{"properties": map[string]any{"broker": map[string]any{"description": "Format.", "enum": enum}}}
+	}
+	arg := func(s map[string]any) map[string]any {
+		return s["properties"].(map[string]any)["broker"].(map[string]any)
+	}
+	if got := arg(withShortEnums(schemaWith(longEnum))); got["enum"] == nil || got["description"] != "Format." {
+		t.Errorf("an enum of %d values was changed: %v", longEnum, got)
+	}
+	long := schemaWith(40)
+	got := arg(withShortEnums(long))
+	desc, _ := got["description"].(string)
+	if got["enum"] != nil || !strings.HasPrefix(desc, "Format. One of 40: broker00, broker01, ") || !strings.HasSuffix(desc, ", …") {
+		t.Errorf("an enum of 40 values reads %v", got)
+	}
+	if listed := strings.TrimPrefix(desc, "Format. One of 40: "); len(listed) > enumChars+len(", …") {
+		t.Errorf("%d characters of values listed, bound %d: %q", len(listed), enumChars, listed)
+	}
+	if arg(long)["enum"] == nil {
+		t.Error("the catalog's schema lost its enum: it is shared by every front end")
 	}
 }

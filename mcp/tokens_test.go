@@ -30,7 +30,7 @@ const (
 // "Adding a command", has the commands).
 const overBudgetHint = "see what each tool spends (the tools/list answer of cgt mcp piped to node mcp/testdata/sdkclient/count.mjs); " +
 	"give an argument other tools take the description the server's instructions give it, word for word, so it is described once there; " +
-	"describe a new argument in a few words (an importer adds its name to import_transactions' broker list)"
+	"describe a new argument in a few words"
 
 // tokenCase is one call the test measures, and the budget it must stay within.
 type tokenCase struct {

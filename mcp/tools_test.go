@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -201,6 +202,29 @@ func checkSharedArg(t *testing.T, name, arg string, ga, wa map[string]any) {
 	}
 }
 
+// checkShortEnum checks an argument whose long enum tools/list says in its description (the
+// broker, one name an importer): how many values there are and the first of them, in order.
+// It reports whether the argument was such a one.
+func checkShortEnum(t *testing.T, arg string, ga, wa map[string]any) bool {
+	t.Helper()
+	enum, _ := wa["enum"].([]any)
+	if ga["enum"] != nil || len(enum) == 0 {
+		return false
+	}
+	desc, _ := ga["description"].(string)
+	lead := fmt.Sprintf("%v One of %d: ", wa["description"], len(enum))
+	if len(enum) <= 12 || !strings.HasPrefix(desc, lead) {
+		t.Errorf("%s: the %d values are left out, and the description %q does not say them after %q", arg, len(enum), desc, lead)
+		return true
+	}
+	for i, v := range strings.Split(strings.TrimSuffix(strings.TrimPrefix(desc, lead), ", …"), ", ") {
+		if v != fmt.Sprint(enum[i]) {
+			t.Errorf("%s: value %d is %q in the description, %v in the enum", arg, i, v, enum[i])
+		}
+	}
+	return true
+}
+
 func checkLightSchema(t *testing.T, name string, got json.RawMessage, want map[string]any, shared map[string]string) {
 	t.Helper()
 	var g map[string]any
@@ -227,6 +251,9 @@ func checkLightSchema(t *testing.T, name string, got json.RawMessage, want map[s
 		}
 		if d, ok := shared[arg]; ok && wa["description"] == d {
 			checkSharedArg(t, name, arg, ga, wa)
+			continue
+		}
+		if checkShortEnum(t, name+"."+arg, ga, wa) {
 			continue
 		}
 		for _, k := range []string{"description", "enum", "items"} {
