@@ -27,7 +27,7 @@ type CodeInfo struct {
 // Codes lists every code with what it means and what a caller should do.
 var Codes = []CodeInfo{
 	{UsageError, "The command line or request is malformed: unknown command or argument, missing required argument, wrong output flag. Fix the call; see the command's usage.", false, 2},
-	{InvalidArgument, "An argument has a value outside what the command accepts (bad year, unknown currency code, bad date). The message names the argument and the value.", false, 1},
+	{InvalidArgument, "An argument has a value outside what the command accepts (bad year, unknown currency code, bad date). The message names the argument and the value; the hint lists what it takes, beginning \"Did you mean …?\" when one allowed value is that value but for case or two letters.", false, 1},
 	{ParseError, "A ledger line could not be read. context.line (and context.file) locate it; context.value is the offending text.", false, 1},
 	{ValidationError, "The ledger is well formed but not valid: a sale of more shares than held, a capital return above cost, a disposal before 6 April 2008, a zero or negative amount.", false, 1},
 	{NotFound, "The thing asked for does not exist (for example no disposal of that ticker on that date); context lists what does exist.", false, 1},

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -149,6 +150,25 @@ func TestExecute(t *testing.T) {
 	res = r.Execute(ctx, "tset.echo", nil)
 	if res.OK || res.Error.Code != envelope.UsageError {
 		t.Errorf("unknown command: %+v", res.Error)
+	}
+}
+
+// A value outside an argument's values that is one of them but for case, or two edits or
+// fewer from exactly one, is answered with that value; otherwise with the list alone.
+func TestEnumValueSuggestion(t *testing.T) {
+	r := echoRegistry(t)
+	for given, want := range map[string]string{
+		"gbp": `Did you mean "GBP"? `, "GPB": `Did you mean "GBP"? `, "USDD": `Did you mean "USD"? `,
+		"EUR": "", "XXXXX": "", "": "",
+	} {
+		res := r.Execute(context.Background(), "test.echo", json.RawMessage(`{"ticker":"A","currency":`+strconv.Quote(given)+`}`))
+		if res.OK {
+			t.Fatalf("%q accepted", given)
+		}
+		hint := res.Error.Hint
+		if !strings.HasPrefix(hint, want) || want == "" && strings.HasPrefix(hint, "Did you mean") || !strings.Contains(hint, "one of [GBP USD]") {
+			t.Errorf("%q: hint %q, want it to begin %q and list the values", given, hint, want)
+		}
 	}
 }
 

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/cgt-tools/cgt/internal/typo"
 	"strconv"
 	"strings"
 
@@ -72,8 +73,44 @@ func (v *validator) describe(f argcheck.Failure, args map[string]any) *envelope.
 		why = "not a calendar date in the form YYYY-MM-DD, e.g. 2024-04-05"
 	}
 	msg := fmt.Sprintf("argument %s = %s: %s", field, given, why)
-	out := envelope.Errorf(envelope.InvalidArgument, "Expected "+expected+".", "%s", msg).With("argument", field).With("value", given)
-	return out
+	hint := "Expected " + expected + "."
+	if s := v.closestValue(f, args); s != "" {
+		hint = "Did you mean " + strconv.Quote(s) + "? " + hint
+	}
+	return envelope.Errorf(envelope.InvalidArgument, hint, "%s", msg).With("argument", field).With("value", given)
+}
+
+// closestValue is the allowed value a string outside an argument's enum was most likely meant
+// to be: equal but for case, or at most two edits away ("trading21" for trading212); "" when
+// none is that close or two are equally close.
+func (v *validator) closestValue(f argcheck.Failure, args map[string]any) string {
+	if f.Keyword != "enum" || len(f.Location) != 1 {
+		return ""
+	}
+	given, ok := args[f.Location[0]].(string)
+	p, _ := v.props[f.Location[0]].(map[string]any)
+	enum, _ := p["enum"].([]any)
+	if !ok || given == "" {
+		return ""
+	}
+	best, bestDist, tie := "", 3, false
+	for _, e := range enum {
+		s, _ := e.(string)
+		d := typo.Distance(strings.ToLower(given), strings.ToLower(s))
+		if strings.EqualFold(given, s) {
+			d = 0
+		}
+		switch {
+		case d < bestDist:
+			best, bestDist, tie = s, d, false
+		case d == bestDist:
+			tie = true
+		}
+	}
+	if tie {
+		return ""
+	}
+	return best
 }
 
 // expected describes the schema of the top-level argument at a location, for the hint.

@@ -3,8 +3,8 @@ package dsl
 import (
 	"strings"
 
-	"github.com/cgt-tools/cgt/cgt/internal/typo"
 	"github.com/cgt-tools/cgt/cgt/model"
+	"github.com/cgt-tools/cgt/internal/typo"
 )
 
 // lineExamples holds one valid ledger line of each kind, quoted in errors and in the docs.

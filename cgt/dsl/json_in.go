@@ -10,8 +10,8 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/cgt-tools/cgt/cgt/internal/typo"
 	"github.com/cgt-tools/cgt/cgt/model"
+	"github.com/cgt-tools/cgt/internal/typo"
 )
 
 // ParseAuto reads either form of ledger: a JSON array when the first non-blank character is

@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"unicode/utf8"
 
-	"github.com/cgt-tools/cgt/cgt/internal/typo"
 	"github.com/cgt-tools/cgt/cgt/model"
+	"github.com/cgt-tools/cgt/internal/typo"
 )
 
 // Labels are optional words after a line's fields that say where a transaction was held and

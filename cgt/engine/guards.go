@@ -7,8 +7,8 @@ import (
 	"strings"
 
 	"github.com/cgt-tools/cgt/cgt/internal/order"
-	"github.com/cgt-tools/cgt/cgt/internal/typo"
 	"github.com/cgt-tools/cgt/cgt/model"
+	"github.com/cgt-tools/cgt/internal/typo"
 	"github.com/shopspring/decimal"
 )
 
