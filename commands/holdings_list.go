@@ -48,7 +48,7 @@ var HoldingsList = registry.NewCommand(registry.Meta{
 	CitationFields: []string{"as_of", "holdings[].ticker"},
 	Agent: registry.Agent{
 		UseWhen:   []string{"Reconciling share counts and costs with a broker statement, or answering what is held and at what cost."},
-		AvoidWhen: []string{"You need gains: report.calculate."},
+		AvoidWhen: []string{"You need gains: report.calculate.", "You need a pool's history: report.calculate ticker=TICKER detail=full (its pool_event rows)."},
 		NextSteps: []string{"report.calculate", "transactions.parse"},
 	},
 }, holdingsList)

@@ -85,6 +85,7 @@ var ReportCalculate = registry.NewCommand(registry.Meta{
 		{Description: "One tax year, as dense records", Args: []string{"examples/portfolio.cgt", "year=2024", "--output", "compact"}},
 		{Description: "Tax payable for 2024/25, with the box 51 adjustment, for a higher-rate taxpayer", Args: []string{"examples/portfolio.cgt", "year=2024", "taxable_income=60000"}},
 		{Description: "Taxable income per tax year", Args: []string{"examples/portfolio.cgt", "taxable_income=2023:52000,2024:30000"}},
+		{Description: "One ticker's Section 104 pool over time (pool_event rows: each change with its ledger line), with its disposals and matches", Args: []string{"examples/portfolio.cgt", "ticker=AAPL", "detail=full", "--output", "compact"}},
 		{Description: "An inline ledger in US dollars", Args: []string{"cgt_content=2024-04-01 BUY AAPL 100 @ 150.00 USD FEES 5.00 USD\n2024-06-20 SELL AAPL 50 @ 180.00 USD", "year=2024"}},
 	},
 	SideEffects:    registry.LocalFileRead,
