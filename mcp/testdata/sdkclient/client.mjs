@@ -12,6 +12,8 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 
 const [callsJSON, command, ...args] = process.argv.slice(2);
 const calls = JSON.parse(callsJSON);
+// MAX_RESOURCE_BYTES is mcp.MaxResourceBytes: the largest file resources/read returns.
+const MAX_RESOURCE_BYTES = 1000000;
 
 let countTokens = null;
 try {
@@ -59,6 +61,9 @@ async function main() {
   }
   const { resources } = await client.listResources();
   for (const r of resources) {
+    // A file over what resources/read returns is listed with its size (tools take it by
+    // path); reading it is refused, as a client that reads the size would not ask.
+    if (r.size > MAX_RESOURCE_BYTES) continue;
     const read = await client.readResource({ uri: r.uri });
     summary.resources.push({ uri: r.uri, mimeType: r.mimeType, bytes: (read.contents[0].text ?? read.contents[0].blob ?? "").length });
   }
