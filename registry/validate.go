@@ -5,11 +5,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/cgt-tools/cgt/internal/typo"
 	"strconv"
 	"strings"
 
 	"github.com/cgt-tools/cgt/envelope"
+	"github.com/cgt-tools/cgt/internal/typo"
 	"github.com/cgt-tools/cgt/registry/argcheck"
 )
 
@@ -96,11 +96,7 @@ func (v *validator) closestValue(f argcheck.Failure, args map[string]any) string
 	best, bestDist, tie := "", 3, false
 	for _, e := range enum {
 		s, _ := e.(string)
-		d := typo.Distance(strings.ToLower(given), strings.ToLower(s))
-		if strings.EqualFold(given, s) {
-			d = 0
-		}
-		switch {
+		switch d := typo.Distance(strings.ToLower(given), strings.ToLower(s)); {
 		case d < bestDist:
 			best, bestDist, tie = s, d, false
 		case d == bestDist:
