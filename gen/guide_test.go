@@ -60,9 +60,11 @@ func TestContributingNamesFilesThatExist(t *testing.T) {
 
 // guidePath reports whether a code span is a path in the tree: no spaces or placeholders, its
 // first part a top-level folder, a file ending the guide uses or a folder, and not a build
-// output the tree ignores (web/dist/).
+// output the tree ignores (web/dist/). A path outside the tree (../shared, which a clone may
+// not have beside it) is not the tree's to check.
 func guidePath(span string, ignored []string) (string, bool) {
-	if strings.ContainsAny(span, " <>*{}$") || strings.Contains(span, "...") || !strings.Contains(span, "/") {
+	if strings.ContainsAny(span, " <>*{}$") || strings.Contains(span, "...") || !strings.Contains(span, "/") ||
+		strings.HasPrefix(span, "../") {
 		return "", false
 	}
 	first, _, _ := strings.Cut(span, "/")
