@@ -6,13 +6,13 @@ import (
 	"errors"
 	"io"
 	"path/filepath"
-	"slices"
 
 	"github.com/cgt-tools/cgt/cgt/dsl"
 	"github.com/cgt-tools/cgt/cgt/imports"
 	"github.com/cgt-tools/cgt/cgt/model"
 	"github.com/cgt-tools/cgt/cgt/sources"
 	"github.com/cgt-tools/cgt/envelope"
+	"github.com/cgt-tools/cgt/internal/order"
 	"github.com/cgt-tools/cgt/registry"
 )
 
@@ -303,7 +303,7 @@ func (a *AccountsArg) rules() ([]sources.AccountRule, error) {
 		for k := range obj {
 			keys = append(keys, k)
 		}
-		slices.Sort(keys)
+		order.Ascending(keys)
 		for _, k := range keys {
 			items = append(items, k+"="+obj[k])
 		}

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"slices"
 	"strings"
 
 	"github.com/cgt-tools/cgt/cgt/dsl"
@@ -14,6 +13,7 @@ import (
 	"github.com/cgt-tools/cgt/cgt/model"
 	"github.com/cgt-tools/cgt/cgt/sources"
 	"github.com/cgt-tools/cgt/envelope"
+	"github.com/cgt-tools/cgt/internal/order"
 	"github.com/cgt-tools/cgt/registry"
 )
 
@@ -108,7 +108,7 @@ func transactionsImport(_ context.Context, deps *registry.Deps, a TransactionsIm
 	}
 	txns := loaded.Transactions
 	warnings = append(warnings, engine.WrapperWarnings(txns)...)
-	slices.SortStableFunc(txns, func(x, y model.Transaction) int { return int(x.Date - y.Date) })
+	order.HotStable(txns, func(x, y model.Transaction) int { return int(x.Date - y.Date) })
 	res := TransactionsImportResult{Count: len(txns), Transactions: make([]ImportedTransaction, len(txns))}
 	for i, t := range txns {
 		res.Transactions[i] = importedJSON(t)

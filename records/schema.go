@@ -4,8 +4,9 @@ import (
 	"encoding/binary"
 	"io"
 	"iter"
-	"slices"
 	"strings"
+
+	"github.com/cgt-tools/cgt/internal/order"
 )
 
 // The schema format: one schema line naming the columns, then one row line per record.
@@ -121,7 +122,7 @@ func schemaOf(recs iter.Seq[Record], opt Options) *keptSchema {
 		for i := range byUse {
 			byUse[i] = i
 		}
-		slices.SortStableFunc(byUse, func(a, b int) int { return uses[b] - uses[a] })
+		order.HotStable(byUse, func(a, b int) int { return uses[b] - uses[a] })
 		cols := make([]string, len(sc.cols))
 		for place, n := range byUse {
 			sc.order[n], cols[place] = place, sc.cols[n]

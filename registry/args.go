@@ -2,11 +2,11 @@ package registry
 
 import (
 	"reflect"
-	"sort"
 	"strconv"
 	"strings"
 
 	"github.com/cgt-tools/cgt/envelope"
+	"github.com/cgt-tools/cgt/internal/order"
 )
 
 // ArgSpec describes one argument as every front end and the contract publish it.
@@ -111,7 +111,7 @@ func schemaType(p map[string]any) string {
 	if len(types) == 0 {
 		return "any"
 	}
-	sort.Strings(types)
+	order.Ascending(types)
 	return strings.Join(types, "|")
 }
 

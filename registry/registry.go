@@ -4,10 +4,10 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"sort"
 	"strings"
 
 	"github.com/cgt-tools/cgt/envelope"
+	"github.com/cgt-tools/cgt/internal/order"
 )
 
 // Registry is the ordered set of commands and the dependencies they run with.
@@ -92,7 +92,7 @@ func (r *Registry) Names() []string {
 	for _, c := range r.cmds {
 		names = append(names, c.Meta().Name)
 	}
-	sort.Strings(names)
+	order.Ascending(names)
 	return names
 }
 

@@ -2,10 +2,10 @@ package registry
 
 import (
 	"encoding/json"
-	"sort"
 	"strconv"
 	"strings"
 
+	"github.com/cgt-tools/cgt/internal/order"
 	"github.com/cgt-tools/cgt/records"
 )
 
@@ -195,7 +195,7 @@ func applyDefaults(specs []ArgSpec, args map[string]any, given map[string]bool, 
 	for k := range defaults {
 		keys = append(keys, k)
 	}
-	sort.Strings(keys)
+	order.Ascending(keys)
 	for _, k := range keys {
 		if given[k] {
 			continue

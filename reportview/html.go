@@ -4,12 +4,12 @@ import (
 	"bufio"
 	"fmt"
 	"io"
-	"sort"
 	"strconv"
 	"strings"
 
 	"github.com/cgt-tools/cgt/cgt/engine"
 	"github.com/cgt-tools/cgt/cgt/model"
+	"github.com/cgt-tools/cgt/internal/order"
 	"github.com/cgt-tools/cgt/records"
 )
 
@@ -341,7 +341,7 @@ func writePage(w io.Writer, v view) error {
 		for tk := range v.Names {
 			tickers = append(tickers, tk)
 		}
-		sort.Strings(tickers)
+		order.Ascending(tickers)
 		p("<p class=\"note\">Tickers made from the broker's names of securities:</p>\n<ul>")
 		for _, tk := range tickers {
 			p("<li><code>%s</code>: %s</li>", esc(tk), esc(v.Names[tk]))

@@ -6,11 +6,11 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"sort"
 	"strings"
 	"unicode/utf8"
 
 	"github.com/cgt-tools/cgt/cgt/model"
+	"github.com/cgt-tools/cgt/internal/order"
 	"github.com/cgt-tools/cgt/internal/typo"
 )
 
@@ -216,7 +216,7 @@ func (j *jsonItem) checkKeys() *model.Error {
 	for k := range j.fields {
 		keys = append(keys, k)
 	}
-	sort.Strings(keys)
+	order.Ascending(keys)
 	for _, k := range keys {
 		if slices.Contains(jsonKeys, k) {
 			continue
@@ -645,7 +645,7 @@ func sortedKeys(m map[string]json.RawMessage) []string {
 	for k := range m {
 		keys = append(keys, k)
 	}
-	sort.Strings(keys)
+	order.Ascending(keys)
 	return keys
 }
 

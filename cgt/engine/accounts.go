@@ -3,10 +3,10 @@ package engine
 import (
 	"cmp"
 	"fmt"
-	"slices"
 	"strings"
 
 	"github.com/cgt-tools/cgt/cgt/model"
+	"github.com/cgt-tools/cgt/internal/order"
 )
 
 // Account types a ledger can declare. Transactions in a wrapper (ISA, LISA, JISA, SIPP) are
@@ -94,13 +94,13 @@ func resolveIdentity(txns []model.Transaction) *identity {
 			first[up] = t.Date
 		}
 	}
-	slices.SortFunc(decls, func(a, b *model.Transaction) int {
+	order.Hot(decls, func(a, b *model.Transaction) int {
 		if c := cmp.Compare(a.Date, b.Date); c != 0 {
 			return c
 		}
 		return compareSource(a, b)
 	})
-	slices.SortFunc(labelled, func(a, b *model.Transaction) int {
+	order.Hot(labelled, func(a, b *model.Transaction) int {
 		if c := cmp.Compare(a.Date, b.Date); c != 0 {
 			return c
 		}
@@ -161,7 +161,7 @@ func resolveIdentity(txns []model.Transaction) *identity {
 		}
 		name, ok := named[r]
 		if !ok {
-			slices.SortFunc(members, func(a, b string) int {
+			order.Hot(members, func(a, b string) int {
 				da, oka := first[a]
 				db, okb := first[b]
 				if oka != okb { // a ticker with transactions before one without

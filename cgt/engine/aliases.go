@@ -5,8 +5,8 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/cgt-tools/cgt/cgt/internal/order"
 	"github.com/cgt-tools/cgt/cgt/model"
+	"github.com/cgt-tools/cgt/internal/order"
 )
 
 // nameProbe is how many of a security's lines are looked at for its name (imports give it on

@@ -5,9 +5,9 @@ import (
 	"fmt"
 	"slices"
 
-	"github.com/cgt-tools/cgt/cgt/internal/order"
 	"github.com/cgt-tools/cgt/cgt/model"
 	"github.com/cgt-tools/cgt/cgt/taxyear"
+	"github.com/cgt-tools/cgt/internal/order"
 )
 
 // smallLimit is the amount of a capital distribution that is small whatever its share of the
@@ -524,7 +524,7 @@ func (c *calc) route(rep *Report) []Disposal {
 	if len(extra) == 0 && !apart {
 		return all
 	}
-	slices.SortStableFunc(extra, func(a, b *Disposal) int { return compareDisposals(a, b) })
+	order.HotStable(extra, func(a, b *Disposal) int { return compareDisposals(a, b) })
 	out := make([]Disposal, 0, len(all)+len(extra))
 	send := func(d *Disposal) {
 		switch {

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/cgt-tools/cgt/cgt/model"
+	"github.com/cgt-tools/cgt/internal/order"
 )
 
 // Finding a disposal by its day and ticker, and explaining its identification as readable
@@ -72,7 +73,7 @@ func (rep *Report) dayTicker(date model.Date) (string, error) {
 	case 1:
 		return tickers[0], nil
 	case 0:
-		slices.Sort(dates)
+		order.Ascending(dates)
 		e := &model.Error{Code: model.CodeNotFound, Message: "no disposal on " + date.String() + " in the ledger",
 			Hint:    "Pick a date with disposals: " + strings.Join(dates[:min(len(dates), 20)], ", ") + ".",
 			Context: map[string]any{"dates_with_disposals": nonNilStrings(dates)}}
@@ -81,7 +82,7 @@ func (rep *Report) dayTicker(date model.Date) (string, error) {
 		}
 		return "", e
 	}
-	slices.Sort(tickers)
+	order.Ascending(tickers)
 	return "", &model.Error{Code: model.CodeInvalidArgument,
 		Message:  fmt.Sprintf("%d securities were disposed of on %s: %s", len(tickers), date, strings.Join(tickers, ", ")),
 		Hint:     "Give the ticker of the one to explain.",

@@ -2,10 +2,10 @@ package engine
 
 import (
 	"fmt"
-	"slices"
 	"strings"
 
 	"github.com/cgt-tools/cgt/cgt/model"
+	"github.com/cgt-tools/cgt/internal/order"
 )
 
 // Filter picks what a result shows: the tickers (upper case; none means every ticker) and the
@@ -76,14 +76,14 @@ func (f Filter) Check(txns []model.Transaction) error {
 // unknownTickers is the not_found error for tickers the ledger does not have, naming the
 // nearest it has and (up to 20 of) its tickers.
 func unknownTickers(missing []string, known map[string]bool) error {
-	slices.Sort(missing)
+	order.Ascending(missing)
 	names := make([]string, 0, len(known))
 	for t := range known {
 		if t != "" {
 			names = append(names, t)
 		}
 	}
-	slices.Sort(names)
+	order.Ascending(names)
 	hint, example := "", `{"ticker":"`+firstOf(names)+`"}`
 	if near := NearTickers(missing[0], names); len(near) > 0 {
 		hint, example = "Did you mean "+strings.Join(near, " or ")+"? ", `{"ticker":"`+near[0]+`"}`

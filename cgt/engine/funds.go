@@ -6,9 +6,9 @@ import (
 
 	"github.com/cgt-tools/cgt/cgt/eri"
 	"github.com/cgt-tools/cgt/cgt/fx"
-	"github.com/cgt-tools/cgt/cgt/internal/order"
 	"github.com/cgt-tools/cgt/cgt/model"
 	"github.com/cgt-tools/cgt/cgt/taxyear"
+	"github.com/cgt-tools/cgt/internal/order"
 )
 
 // Origins of an excess reportable income figure, as they appear in ExcessIncome.Origin.

@@ -6,8 +6,8 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/cgt-tools/cgt/cgt/internal/order"
 	"github.com/cgt-tools/cgt/cgt/model"
+	"github.com/cgt-tools/cgt/internal/order"
 	"github.com/cgt-tools/cgt/internal/typo"
 	"github.com/shopspring/decimal"
 )

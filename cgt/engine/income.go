@@ -1,10 +1,8 @@
 package engine
 
 import (
-	"slices"
-	"strings"
-
 	"github.com/cgt-tools/cgt/cgt/model"
+	"github.com/cgt-tools/cgt/internal/order"
 )
 
 // The forms a tax year's investment income goes on.
@@ -66,7 +64,7 @@ func incomeBoxes(incomes []*income) []IncomeBox {
 	for _, k := range kinds {
 		var amount, tax num
 		bySecurity := map[string]*incomePart{}
-		var order []string
+		var tickers []string
 		for _, in := range incomes {
 			if incomeKind(in) != k.kind {
 				continue
@@ -76,7 +74,7 @@ func incomeBoxes(incomes []*income) []IncomeBox {
 			if p == nil {
 				p = &incomePart{}
 				bySecurity[in.ticker] = p
-				order = append(order, in.ticker)
+				tickers = append(tickers, in.ticker)
 			}
 			p.amount, p.tax = p.amount.add(in.amount), p.tax.add(in.tax)
 			p.lines = append(p.lines, sourceRef(in.src))
@@ -84,9 +82,9 @@ func incomeBoxes(incomes []*income) []IncomeBox {
 		if amount.isZero() && tax.isZero() {
 			continue
 		}
-		slices.SortFunc(order, strings.Compare)
+		order.Ascending(tickers)
 		b := IncomeBox{Kind: k.kind, Form: k.form, Label: k.label, Note: k.note, Amount: amount.money(), TaxTakenOff: tax.money()}
-		for _, tk := range order {
+		for _, tk := range tickers {
 			p := bySecurity[tk]
 			b.Sources = append(b.Sources, IncomeSource{Ticker: tk, Amount: p.amount.money(), TaxTakenOff: p.tax.money(), Lines: p.lines})
 		}

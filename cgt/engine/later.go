@@ -8,9 +8,9 @@ import (
 	"sync"
 
 	"github.com/cgt-tools/cgt/cgt/fx"
-	"github.com/cgt-tools/cgt/cgt/internal/order"
 	"github.com/cgt-tools/cgt/cgt/model"
 	"github.com/cgt-tools/cgt/cgt/taxyear"
+	"github.com/cgt-tools/cgt/internal/order"
 	"github.com/shopspring/decimal"
 )
 

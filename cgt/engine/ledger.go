@@ -9,6 +9,7 @@ import (
 	"github.com/cgt-tools/cgt/cgt/internal/fanout"
 	"github.com/cgt-tools/cgt/cgt/internal/fresh"
 	"github.com/cgt-tools/cgt/cgt/model"
+	"github.com/cgt-tools/cgt/internal/order"
 )
 
 // rank orders the events of one ticker on one date, so that the result never depends on the
@@ -188,7 +189,7 @@ func (s *shard) renumber(tickerOf []int32) {
 	for k := range s.cross {
 		s.cross[k].to = s.toGlobal[s.cross[k].to]
 	}
-	slices.Sort(s.sales)
+	order.Ascending(s.sales)
 	s.sales = slices.Compact(s.sales)
 }
 
@@ -199,7 +200,7 @@ func mergeNames(shards []shard) []string {
 	for w := range shards {
 		names = append(names, shards[w].names...)
 	}
-	slices.Sort(names)
+	order.Ascending(names)
 	names = slices.Compact(names)
 	for w := range shards {
 		s := &shards[w]
@@ -265,7 +266,7 @@ func warm(txns []model.Transaction, idx []int32) int {
 // sortEvents puts one ticker's transactions in processing order: date, then rank, then the
 // ledger position, which makes the order total and independent of the input order.
 func sortEvents(txns []model.Transaction, idx []int32) {
-	slices.SortFunc(idx, func(a, b int32) int {
+	order.Hot(idx, func(a, b int32) int {
 		ta, tb := &txns[a], &txns[b]
 		if c := cmp.Compare(ta.Date, tb.Date); c != 0 {
 			return c

@@ -2,10 +2,10 @@ package engine
 
 import (
 	"fmt"
-	"slices"
 	"strings"
 
 	"github.com/cgt-tools/cgt/cgt/model"
+	"github.com/cgt-tools/cgt/internal/order"
 )
 
 // WrapperWarnings warns of every account label that looks like a tax wrapper ("ISA", "SIPP",
@@ -22,7 +22,7 @@ func WrapperWarnings(txns []model.Transaction) []string {
 	}
 	var uses map[string]*use
 	var declared map[string]bool
-	var order []string
+	var accounts []string
 	for i := range txns {
 		t := &txns[i]
 		if t.Action == model.AccountDecl {
@@ -45,15 +45,15 @@ func WrapperWarnings(txns []model.Transaction) []string {
 			u = &use{label: t.Account, typ: typ, first: t, from: t.Date}
 			uses[up] = u
 			if typ != "" {
-				order = append(order, up)
+				accounts = append(accounts, up)
 			}
 		}
 		u.count++
 		u.from = min(u.from, t.Date)
 	}
 	var out []string
-	slices.Sort(order)
-	for _, up := range order {
+	order.Ascending(accounts)
+	for _, up := range accounts {
 		u := uses[up]
 		if declared[up] {
 			continue

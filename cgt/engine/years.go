@@ -6,9 +6,9 @@ import (
 	"slices"
 
 	"github.com/cgt-tools/cgt/cgt/internal/fanout"
-	"github.com/cgt-tools/cgt/cgt/internal/order"
 	"github.com/cgt-tools/cgt/cgt/model"
 	"github.com/cgt-tools/cgt/cgt/taxyear"
+	"github.com/cgt-tools/cgt/internal/order"
 	"github.com/shopspring/decimal"
 )
 
@@ -64,7 +64,7 @@ func collectYears(results []tickerResult, disposals []Disposal) []*yearBuild {
 		}
 		cur.incomes = append(cur.incomes, in)
 	}
-	slices.SortFunc(builds, func(a, b *yearBuild) int { return cmp.Compare(a.year.StartDate(), b.year.StartDate()) })
+	order.Hot(builds, func(a, b *yearBuild) int { return cmp.Compare(a.year.StartDate(), b.year.StartDate()) })
 	return builds
 }
 

@@ -11,8 +11,8 @@ import (
 	"time"
 
 	"github.com/cgt-tools/cgt/cgt/fx"
-	"github.com/cgt-tools/cgt/cgt/internal/order"
 	"github.com/cgt-tools/cgt/cgt/model"
+	"github.com/cgt-tools/cgt/internal/order"
 )
 
 // Row is one figure as a fund family's CSV gives it, with its line for messages.
@@ -154,7 +154,7 @@ func Build(rows []Row, tickers map[string][]string) (*Table, error) {
 				f.Tickers = append(f.Tickers, tk)
 			}
 		}
-		slices.Sort(f.Tickers)
+		order.Ascending(f.Tickers)
 	}
 	return t, nil
 }

@@ -7,12 +7,12 @@ package eri
 
 import (
 	_ "embed"
-	"slices"
 	"strings"
 	"sync"
 	"time"
 
 	"github.com/cgt-tools/cgt/cgt/model"
+	"github.com/cgt-tools/cgt/internal/order"
 	"github.com/shopspring/decimal"
 )
 
@@ -132,7 +132,7 @@ func (t *Table) ISINs() []string {
 	for k := range t.funds {
 		out = append(out, k)
 	}
-	slices.Sort(out)
+	order.Ascending(out)
 	return out
 }
 

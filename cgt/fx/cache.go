@@ -3,10 +3,11 @@ package fx
 import (
 	"bytes"
 	"fmt"
-	"slices"
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/cgt-tools/cgt/internal/order"
 )
 
 // The rate cache holds HMRC's monthly files fetched after the bundled table (cgt fx.update).
@@ -170,7 +171,7 @@ func latestPerMonth(names []string) []string {
 			best[m], day[m] = n, fetched
 		}
 	}
-	slices.Sort(months)
+	order.Ascending(months)
 	out := make([]string, len(months))
 	for i, m := range months {
 		out[i] = best[m]

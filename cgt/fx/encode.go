@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/cgt-tools/cgt/cgt/model"
+	"github.com/cgt-tools/cgt/internal/order"
 )
 
 // tableHeader opens the generated file. Lines starting with '#' are comments; every other line
@@ -95,7 +96,7 @@ func sortedKeys[V any](m map[string]V) []string {
 	for k := range m {
 		keys = append(keys, k)
 	}
-	sort.Strings(keys)
+	order.Ascending(keys)
 	return keys
 }
 

@@ -13,6 +13,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/cgt-tools/cgt/cgt/model"
+	"github.com/cgt-tools/cgt/internal/order"
 	"github.com/shopspring/decimal"
 )
 
@@ -340,7 +341,7 @@ func onePerCurrency(period string, entries []entry) ([]Rate, []string, error) {
 		}
 		byCurrency[e.currency] = append(byCurrency[e.currency], e)
 	}
-	sort.Strings(codes)
+	order.Ascending(codes)
 	rates := make([]Rate, 0, len(codes))
 	var notes []string
 	for _, c := range codes {

@@ -12,8 +12,8 @@ import (
 	"strings"
 
 	"github.com/cgt-tools/cgt/cgt/dsl"
-	"github.com/cgt-tools/cgt/cgt/internal/order"
 	"github.com/cgt-tools/cgt/cgt/model"
+	"github.com/cgt-tools/cgt/internal/order"
 )
 
 // Importer reads one broker export format.

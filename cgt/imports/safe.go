@@ -3,12 +3,11 @@ package imports
 import (
 	"errors"
 	"fmt"
-	"slices"
 	"strings"
 
 	"github.com/cgt-tools/cgt/cgt/dsl"
-	"github.com/cgt-tools/cgt/cgt/internal/order"
 	"github.com/cgt-tools/cgt/cgt/model"
+	"github.com/cgt-tools/cgt/internal/order"
 )
 
 // An import writes data, never code. Every text an export gives a transaction (ticker, ISIN,
@@ -70,7 +69,7 @@ func checkWritable(imp *Import) {
 	for row := range bad {
 		rows = append(rows, row)
 	}
-	slices.Sort(rows)
+	order.Ascending(rows)
 	for _, row := range rows {
 		imp.Report.Imported--
 		reason := "its text cannot be written as a ledger line: " + bad[row]

@@ -7,13 +7,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"slices"
 	"strings"
 	"time"
 
 	"github.com/shopspring/decimal"
 
 	"github.com/cgt-tools/cgt/cgt/model"
+	"github.com/cgt-tools/cgt/internal/order"
 )
 
 // table reads a CSV export record by record, with columns looked up by header name. Field
@@ -375,7 +375,7 @@ func jsonTable(file string, items []map[string]any, b *batch) *table {
 			}
 		}
 	}
-	slices.Sort(header)
+	order.Ascending(header)
 	t.setHeader(header)
 	return t
 }

@@ -2,13 +2,12 @@ package imports
 
 import (
 	"fmt"
-	"maps"
-	"slices"
 	"strings"
 
 	"github.com/shopspring/decimal"
 
 	"github.com/cgt-tools/cgt/cgt/model"
+	"github.com/cgt-tools/cgt/internal/order"
 )
 
 // Trading212 reads the Trading 212 "History" CSV export in its three generations (2020-21
@@ -141,7 +140,12 @@ func readTrading212(file string, src []byte) (*Import, error) {
 	if t.err != nil {
 		return nil, t.err
 	}
-	for _, tk := range slices.Sorted(maps.Keys(splits)) {
+	tickers := make([]string, 0, len(splits))
+	for tk := range splits {
+		tickers = append(tickers, tk)
+	}
+	order.Ascending(tickers)
+	for _, tk := range tickers {
 		leg := splits[tk]
 		kind := "close"
 		if leg.open {

@@ -2,13 +2,13 @@ package plan
 
 import (
 	"fmt"
-	"sort"
 	"strings"
 
 	"github.com/shopspring/decimal"
 
 	"github.com/cgt-tools/cgt/cgt/dsl"
 	"github.com/cgt-tools/cgt/cgt/model"
+	"github.com/cgt-tools/cgt/internal/order"
 )
 
 // The planning arguments as the front ends give them: a price as "230.00 USD", a number or
@@ -80,7 +80,7 @@ func ParsePrice(arg string, v any) (Price, error) {
 // ticker to price. Tickers are upper-cased.
 func ParsePrices(v any) (map[string]Price, []string, error) {
 	out := map[string]Price{}
-	var order []string
+	var tickers []string
 	add := func(ticker string, pv any) error {
 		ticker = strings.ToUpper(strings.TrimSpace(ticker))
 		if ticker == "" {
@@ -92,7 +92,7 @@ func ParsePrices(v any) (map[string]Price, []string, error) {
 			return err
 		}
 		if _, dup := out[ticker]; !dup {
-			order = append(order, ticker)
+			tickers = append(tickers, ticker)
 		}
 		out[ticker] = pr
 		return nil
@@ -138,7 +138,7 @@ func ParsePrices(v any) (map[string]Price, []string, error) {
 		for k := range t {
 			keys = append(keys, k)
 		}
-		sort.Strings(keys)
+		order.Ascending(keys)
 		for _, k := range keys {
 			if err := add(k, t[k]); err != nil {
 				return nil, nil, err
@@ -148,7 +148,7 @@ func ParsePrices(v any) (map[string]Price, []string, error) {
 		return nil, nil, argError("prices: expected TICKER=PRICE items", "Give prices as \"AAPL=190.50 USD,VWRL=98.2\", a list or an object.",
 			`prices="AAPL=190.50 USD,VWRL=98.2"`, "prices", "")
 	}
-	return out, order, nil
+	return out, tickers, nil
 }
 
 // PlainDecimal reads digits with an optional fraction (no exponent, no sign), as a ledger

@@ -12,6 +12,7 @@ import (
 	"github.com/cgt-tools/cgt/cgt/dsl"
 	"github.com/cgt-tools/cgt/cgt/engine"
 	"github.com/cgt-tools/cgt/cgt/model"
+	"github.com/cgt-tools/cgt/internal/order"
 )
 
 // A harvest is one combined set of sales that brings the tax year's net gain as close to an
@@ -269,7 +270,7 @@ func (p *Planner) curves(o HarvestOptions, dir int, s *search, hp *Harvest) ([]*
 		out = append(out, c)
 	}
 	// larger holdings first: the bound prunes more when the big choices are made early
-	slices.SortStableFunc(out, func(a, b *curve) int {
+	order.HotStable(out, func(a, b *curve) int {
 		return cmp.Compare(b.memo[b.n], a.memo[a.n])
 	})
 	return out, nil

@@ -6,8 +6,8 @@ import (
 	"github.com/shopspring/decimal"
 
 	"github.com/cgt-tools/cgt/cgt/engine"
-	"github.com/cgt-tools/cgt/cgt/internal/order"
 	"github.com/cgt-tools/cgt/cgt/model"
+	"github.com/cgt-tools/cgt/internal/order"
 )
 
 // MatchNotes say which of the ledger's purchases the engine matched with a planned disposal

@@ -10,8 +10,8 @@ import (
 	"strings"
 
 	"github.com/cgt-tools/cgt/cgt/internal/digest"
-	"github.com/cgt-tools/cgt/cgt/internal/order"
 	"github.com/cgt-tools/cgt/cgt/model"
+	"github.com/cgt-tools/cgt/internal/order"
 )
 
 // Identity (DESIGN §22): a row is counted once only on strong identity —
@@ -77,9 +77,9 @@ func Fingerprint(broker string, t *model.Transaction) string {
 // correct), then by file name, then by content, so that the result does not depend on the
 // order the sources were given.
 func (c *combiner) rank() []int {
-	order := make([]int, len(c.srcs))
-	for i := range order {
-		order[i] = i
+	ranked := make([]int, len(c.srcs))
+	for i := range ranked {
+		ranked[i] = i
 	}
 	digests := make([]*[32]byte, len(c.srcs))
 	digest := func(s int) *[32]byte {
@@ -98,7 +98,7 @@ func (c *combiner) rank() []int {
 		}
 		return digests[s]
 	}
-	slices.SortStableFunc(order, func(a, b int) int {
+	order.HotStable(ranked, func(a, b int) int {
 		la, lb := c.srcs[a].Import == nil, c.srcs[b].Import == nil
 		if la != lb {
 			if la {
@@ -112,7 +112,7 @@ func (c *combiner) rank() []int {
 		da, db := digest(a), digest(b)
 		return slices.Compare(da[:], db[:])
 	})
-	return order
+	return ranked
 }
 
 // keptRow is a row with a reference kept so far, the sources that matched a row of theirs

@@ -23,8 +23,8 @@ import (
 	"strings"
 
 	"github.com/cgt-tools/cgt/cgt/imports"
-	"github.com/cgt-tools/cgt/cgt/internal/order"
 	"github.com/cgt-tools/cgt/cgt/model"
+	"github.com/cgt-tools/cgt/internal/order"
 )
 
 // Source is one file (or inline content) given to a command: a ledger, or a broker export
@@ -242,7 +242,7 @@ func (c *combiner) corporateActions() {
 	if len(all) < 2 {
 		return
 	}
-	slices.SortStableFunc(all, func(a, b ca) int { return int(a.t.Date) - int(b.t.Date) })
+	order.HotStable(all, func(a, b ca) int { return int(a.t.Date) - int(b.t.Date) })
 	var windows []window
 	for j := range all {
 		later := all[j]

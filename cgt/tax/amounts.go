@@ -4,13 +4,13 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"sort"
 	"strings"
 
 	"github.com/shopspring/decimal"
 
 	"github.com/cgt-tools/cgt/cgt/model"
 	"github.com/cgt-tools/cgt/cgt/taxyear"
+	"github.com/cgt-tools/cgt/internal/order"
 )
 
 // Amounts is an amount of pounds given once, for every tax year, or per tax year: the taxable
@@ -55,7 +55,7 @@ func ReadAmounts(arg string, raw []byte) (*Amounts, error) {
 		for k := range t {
 			keys = append(keys, k)
 		}
-		sort.Strings(keys)
+		order.Ascending(keys)
 		for _, k := range keys {
 			if err := r.add(arg, k, fmt.Sprint(t[k])); err != nil {
 				return nil, err

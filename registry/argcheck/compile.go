@@ -10,9 +10,10 @@ import (
 	"fmt"
 	"math"
 	"math/big"
-	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/cgt-tools/cgt/internal/order"
 )
 
 // Schema is a compiled schema. A nil *Schema accepts everything.
@@ -78,7 +79,7 @@ func compileObject(d map[string]any, at string) (*Schema, error) {
 	for k := range d {
 		keys = append(keys, k)
 	}
-	sort.Strings(keys)
+	order.Ascending(keys)
 	var err error
 	for _, k := range keys {
 		v := d[k]

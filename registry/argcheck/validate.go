@@ -5,11 +5,12 @@ import (
 	"fmt"
 	"math"
 	"math/big"
-	"sort"
 	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
+
+	"github.com/cgt-tools/cgt/internal/order"
 )
 
 // Failure is one way a value breaks its schema.
@@ -152,7 +153,7 @@ func (s *Schema) validateObject(obj map[string]any, loc []string, out *[]Failure
 	for name := range obj {
 		names = append(names, name)
 	}
-	sort.Strings(names)
+	order.Ascending(names)
 	var extra []string
 	for _, name := range names {
 		if p, ok := s.properties[name]; ok {

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 )
 
@@ -82,24 +83,67 @@ func TestBrowserModuleCompilesNoRegularExpression(t *testing.T) {
 	if testing.Short() {
 		return
 	}
-	wasm := filepath.Join(t.TempDir(), "cgt.wasm")
-	build := exec.Command("go", "build", "-ldflags=-w", "-o", wasm, "..")
-	build.Env = append(os.Environ(), "GOOS=js", "GOARCH=wasm")
-	if b, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, b)
-	}
-	names, err := wasmFunctionNames(wasm)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !slices.Contains(names, "main.main") {
-		t.Fatalf("the module's function names were not read (%d names)", len(names))
-	}
-	for _, name := range names {
+	for _, name := range moduleFunctionNames(t) {
 		if (strings.HasPrefix(name, "regexp.") || strings.HasPrefix(name, "regexp_syntax.")) && !strings.Contains(name, ".init") {
 			t.Errorf("the browser module links %s", name)
 		}
 	}
+}
+
+// TestBrowserModuleSortsThroughOneRoutine keeps package slices' sorting code out of the
+// module for cgt's own element types: slices.SortFunc, SortStableFunc and Sort are compiled
+// again for every element type (15–25 KB each before gzip), so the module's sorts go through
+// internal/order, whose browser build is sort.Slice for every type (the same order). The
+// standard library's own sorts (encoding/json's fields and map keys, fmt's map printing,
+// fmt.Errorf's argument indexes) are allowed. Skipped with -short.
+func TestBrowserModuleSortsThroughOneRoutine(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the module")
+	}
+	allowed := []string{"encoding_json.", "Key_reflect.Value__Value_reflect.Value", "Ordered_go.shape.int_"}
+	for _, name := range moduleFunctionNames(t) {
+		if !strings.HasPrefix(name, "slices.pdqsort") && !strings.HasPrefix(name, "slices.stable") {
+			continue
+		}
+		if !slices.ContainsFunc(allowed, func(a string) bool { return strings.Contains(name, a) }) {
+			t.Errorf("the browser module compiles %s: sort with internal/order (Hot, HotStable, Ascending), not package slices", name)
+		}
+	}
+}
+
+var moduleNames struct {
+	sync.Once
+	names []string
+	err   error
+}
+
+// moduleFunctionNames builds the module once for the tests (with its "name" section) and
+// returns its function names.
+func moduleFunctionNames(t *testing.T) []string {
+	t.Helper()
+	moduleNames.Do(func() {
+		dir, err := os.MkdirTemp("", "cgt-wasm-names")
+		if err != nil {
+			moduleNames.err = err
+			return
+		}
+		defer os.RemoveAll(dir)
+		wasm := filepath.Join(dir, "cgt.wasm")
+		build := exec.Command("go", "build", "-ldflags=-w", "-o", wasm, "..")
+		build.Env = append(os.Environ(), "GOOS=js", "GOARCH=wasm")
+		if b, err := build.CombinedOutput(); err != nil {
+			moduleNames.err = fmt.Errorf("go build: %v\n%s", err, b)
+			return
+		}
+		moduleNames.names, moduleNames.err = wasmFunctionNames(wasm)
+		if moduleNames.err == nil && !slices.Contains(moduleNames.names, "main.main") {
+			moduleNames.err = fmt.Errorf("the module's function names were not read (%d names)", len(moduleNames.names))
+		}
+	})
+	if moduleNames.err != nil {
+		t.Fatal(moduleNames.err)
+	}
+	return moduleNames.names
 }
 
 // wasmFunctionNames reads the function names of a WebAssembly module's "name" section.

@@ -63,3 +63,33 @@ func TestSortLargeInputsAsSlicesSortFunc(t *testing.T) {
 		}
 	}
 }
+
+// ascending, the browser module's Ascending, gives slices.Sort's order for strings (bytes
+// compared, as Go compares strings) and integers, duplicates included.
+func TestAscendingSortsAsSlicesSort(t *testing.T) {
+	r := rand.New(rand.NewSource(3))
+	for n := 0; n <= 300; n += 7 {
+		words := make([]string, n)
+		nums := make([]int64, n)
+		for i := range words {
+			b := make([]byte, r.Intn(4))
+			for k := range b {
+				b[k] = "aAb\x00é"[r.Intn(6)]
+			}
+			words[i] = string(b)
+			nums[i] = r.Int63n(int64(n/2+1)) - int64(n/4)
+		}
+		wantWords, gotWords := slices.Clone(words), slices.Clone(words)
+		slices.Sort(wantWords)
+		ascending(gotWords)
+		if !slices.Equal(gotWords, wantWords) {
+			t.Fatalf("n=%d: strings %q, want %q", n, gotWords, wantWords)
+		}
+		wantNums, gotNums := slices.Clone(nums), slices.Clone(nums)
+		slices.Sort(wantNums)
+		ascending(gotNums)
+		if !slices.Equal(gotNums, wantNums) {
+			t.Fatalf("n=%d: integers %v, want %v", n, gotNums, wantNums)
+		}
+	}
+}
