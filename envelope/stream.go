@@ -230,7 +230,7 @@ func (s *streamer) elementsAtOnce(v reflect.Value, level, depth, workers int) {
 	}
 	ring := make([]slot, 2*workers)
 	for i := range ring {
-		ring[i] = slot{st: newStreamer(&bytes.Buffer{}, s.indent), done: make(chan struct{}, 1)}
+		ring[i] = slot{st: newStreamer(&chunk{}, s.indent), done: make(chan struct{}, 1)}
 	}
 	tokens := make(chan struct{}, len(ring)+chunks) // one per chunk that may be encoded ahead
 	for range ring {
@@ -262,7 +262,7 @@ func (s *streamer) elementsAtOnce(v reflect.Value, level, depth, workers int) {
 	for c := 0; c < chunks && s.err == nil; c++ {
 		sl := ring[c%len(ring)]
 		<-sl.done
-		s.writeBytes(sl.st.w.(*bytes.Buffer).Bytes())
+		s.writeBytes(sl.st.w.(*chunk).b)
 		if sl.st.err != nil && s.err == nil {
 			s.err = sl.st.err
 		}
@@ -275,12 +275,21 @@ func (s *streamer) elementsAtOnce(v reflect.Value, level, depth, workers int) {
 // encodeRange encodes elements [lo, hi) into the worker's buffer, from scratch, stopping at
 // the first that fails.
 func (s *streamer) encodeRange(v reflect.Value, lo, hi, level, depth int) {
-	s.w.(*bytes.Buffer).Reset()
+	c := s.w.(*chunk)
+	c.b = c.b[:0]
 	s.err = nil
 	for i := lo; i < hi && s.err == nil; i++ {
 		s.element(v, i, level, depth)
 	}
 }
+
+// chunk is a worker's output in elementsAtOnce: the bytes of the elements it encoded, to
+// which an Appender appends directly.
+type chunk struct{ b []byte }
+
+func (c *chunk) Write(p []byte) (int, error) { c.b = append(c.b, p...); return len(p), nil }
+
+func (c *chunk) WriteString(s string) (int, error) { c.b = append(c.b, s...); return len(s), nil }
 
 func (s *streamer) writeBytes(b []byte) {
 	if s.err == nil {
@@ -322,6 +331,10 @@ func (s *streamer) whole(v reflect.Value, level int) {
 		x = v.Interface()
 	}
 	if a, ok := x.(Appender); ok {
+		if c, ok := s.w.(*chunk); ok { // appended in place, not copied from scratch
+			c.b = a.AppendJSON(c.b, level, s.indent)
+			return
+		}
 		s.scratch = a.AppendJSON(s.scratch[:0], level, s.indent)
 		s.writeBytes(s.scratch)
 		return

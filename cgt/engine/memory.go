@@ -8,7 +8,8 @@ import "github.com/cgt-tools/cgt/cgt/internal/fresh"
 // in which they allocate an array of 16 MB or more, and, on Linux, map the memory the report
 // will need in one call before reading the ledger, instead of one page fault per 4 KB page,
 // and hold the collector to that memory (a soft limit, debug.SetMemoryLimit, unless GOMEMLIMIT
-// sets one).
+// sets one), the collector then running at that limit only rather than each time the heap
+// doubles (GOGC=off, unless GOGC is given).
 // Measured on a 2-core virtual machine, a million-line JSON report took 4.8–5.6 s without
 // the second and 3.3–3.4 s with it (docs/performance.md, step 5). It is off by default
 // because both are process-wide (the collector's setting, memory kept until the process

@@ -2,6 +2,7 @@ package fresh
 
 import (
 	"math"
+	"os"
 	"runtime"
 	"runtime/debug"
 	"sync"
@@ -101,13 +102,13 @@ func TestMapForWritingKeepsContents(t *testing.T) {
 	}
 }
 
-// Reserve leaves the collector's setting as it found it, and what is allocated after it is
-// zero, as make promises: the reserved pages come back through the allocator, which zeroes
-// them.
+// Reserve leaves the collector's setting as it found it when it sets no memory limit (one is
+// set already), and what is allocated after it is zero, as make promises: the reserved pages
+// come back through the allocator, which zeroes them.
 func TestReserveThenAllocate(t *testing.T) {
 	SetPause(true)
 	defer SetPause(false)
-	defer debug.SetMemoryLimit(debug.SetMemoryLimit(-1))
+	defer debug.SetMemoryLimit(debug.SetMemoryLimit(1 << 40))
 	for _, before := range []int{100, 300} {
 		debug.SetGCPercent(before)
 		Reserve(MinBytes*3, 2)
@@ -157,5 +158,27 @@ func TestReserveIsOffByDefault(t *testing.T) {
 	runtime.ReadMemStats(&after)
 	if grown := after.TotalAlloc - before.TotalAlloc; grown >= MinBytes {
 		t.Errorf("Reserve allocated %d bytes without SetPause", grown)
+	}
+}
+
+// When Reserve sets the memory limit, the collector runs at that limit only (GOGC=off): the
+// heap is not collected each time it doubles on the way there. GOGC, when given, is kept.
+func TestReserveCollectsAtTheLimitOnly(t *testing.T) {
+	if os.Getenv("GOGC") != "" {
+		t.Skip("GOGC is set: Reserve keeps it")
+	}
+	SetPause(true)
+	defer SetPause(false)
+	defer debug.SetMemoryLimit(debug.SetMemoryLimit(math.MaxInt64))
+	defer debug.SetGCPercent(debug.SetGCPercent(100))
+	limits.Lock()
+	limits.set = 0
+	limits.Unlock()
+	Reserve(MinBytes*3, 2)
+	if debug.SetMemoryLimit(-1) == math.MaxInt64 {
+		t.Skip("this kernel cannot map in bulk: Reserve set no limit")
+	}
+	if got := debug.SetGCPercent(100); got != -1 {
+		t.Errorf("collector setting after Reserve set the limit %d, want -1 (off)", got)
 	}
 }
