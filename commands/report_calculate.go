@@ -155,7 +155,10 @@ func reportCalculate(_ context.Context, deps *registry.Deps, a ReportCalculateAr
 		res.filing = &v
 	}
 	// A match's steps are written as the result is rendered (Match.AppendJSON, Match.Prose),
-	// not kept: a large report's steps run to hundreds of megabytes.
+	// not kept: a large report's steps run to hundreds of megabytes. The transactions are no
+	// longer needed: the command line collects them now, before the writing (a no-op in the
+	// servers and for small ledgers).
+	engine.ReportComputed()
 	return res, warnings, nil
 }
 

@@ -15,3 +15,10 @@ import "github.com/cgt-tools/cgt/cgt/internal/fresh"
 // because both are process-wide (the collector's setting, memory kept until the process
 // ends); the command line's main turns it on, the servers do not.
 func TuneMemoryForOneReport(on bool) { fresh.SetPause(on) }
+
+// ReportComputed tells the engine, in a program that computes one report
+// (TuneMemoryForOneReport), that the report is computed and is about to be written: the
+// ledger's transactions are garbage by then, and one collection now costs a fraction of one
+// made while they were live, and leaves room for the writing (fresh.Collect). Elsewhere, and
+// for a small ledger, it does nothing.
+func ReportComputed() { fresh.Collect() }

@@ -174,6 +174,21 @@ func collectAtLimitOnly() {
 	debug.SetGCPercent(-1)
 }
 
+// Collect runs a collection if Reserve set the memory limit (a program computing one large
+// report), and does nothing otherwise. The program calls it once the report is computed and
+// before writing it: the ledger's transactions and the calculation's working memory are
+// garbage by then, so the collection marks only the report (on the million-line ledger, 0.2 s
+// of CPU and 450 MB freed, where a collection the limit starts while the transactions are
+// still live marks 790 MB, 0.9–1.5 s), and the writing then has room without another.
+func Collect() {
+	limits.Lock()
+	set := limits.set != 0
+	limits.Unlock()
+	if set {
+		runtime.GC()
+	}
+}
+
 // limits remembers the limit limitToMapped set, which a later Reserve (another ledger file of
 // the same report) may raise, unlike a limit the program or GOMEMLIMIT set.
 var limits struct {
@@ -181,9 +196,12 @@ var limits struct {
 	set int64
 }
 
-// limitMargin: the memory limit is the memory held plus this fraction of it (an eighth), so
-// that a report close to its estimate does not make the collector run over and over.
-const limitMargin = 8
+// limitMargin: the memory limit is the memory held plus this fraction of it (a seventh), so
+// that a report close to its estimate does not make the collector run over and over, and the
+// generated million-line ledger's calculation ends under it (899 MB of heap against a goal of
+// about 920 MB: with an eighth, 908 MB, a collection began just as it ended, while the
+// transactions were still live; see Collect).
+const limitMargin = 7
 
 // paused says whether Slice may pause the collector and Reserve may map memory ahead;
 // SetPause sets it.

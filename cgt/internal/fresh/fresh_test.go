@@ -182,3 +182,30 @@ func TestReserveCollectsAtTheLimitOnly(t *testing.T) {
 		t.Errorf("collector setting after Reserve set the limit %d, want -1 (off)", got)
 	}
 }
+
+// Collect collects only in a program for which Reserve set the memory limit.
+func TestCollectOnlyAfterReserveSetALimit(t *testing.T) {
+	numGC := func() uint32 {
+		var ms runtime.MemStats
+		runtime.ReadMemStats(&ms)
+		return ms.NumGC
+	}
+	limits.Lock()
+	saved := limits.set
+	limits.set = 0
+	limits.Unlock()
+	defer func() { limits.Lock(); limits.set = saved; limits.Unlock() }()
+	before := numGC()
+	Collect()
+	if got := numGC(); got != before {
+		t.Errorf("Collect without a limit of Reserve's ran %d collections", got-before)
+	}
+	limits.Lock()
+	limits.set = 1 << 40
+	limits.Unlock()
+	before = numGC()
+	Collect()
+	if got := numGC(); got == before {
+		t.Error("Collect after Reserve set a limit ran no collection")
+	}
+}
