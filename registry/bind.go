@@ -4,11 +4,11 @@ import (
 	"bytes"
 	"encoding/json"
 	"math"
-	"math/big"
 	"strconv"
 	"strings"
 
 	"github.com/cgt-tools/cgt/envelope"
+	"github.com/cgt-tools/cgt/registry/argcheck"
 )
 
 // DecodeObject reads a JSON arguments object, keeping numbers exact (json.Number). An empty
@@ -141,15 +141,14 @@ func integral(n json.Number) json.Number {
 	if !strings.ContainsAny(string(n), ".eE") {
 		return n
 	}
-	// Bound the exponent first: big.Rat would expand 1e-999999999 in full.
+	// Only a whole number within ±2⁶³ is rewritten; a zero written with an exponent is left as given.
 	if f, err := strconv.ParseFloat(string(n), 64); err != nil || f == 0 && strings.ContainsAny(string(n), "eE") || math.Abs(f) > 1<<63 || f != math.Trunc(f) {
 		return n
 	}
-	r, ok := new(big.Rat).SetString(string(n))
-	if !ok || !r.IsInt() || r.Num().BitLen() > 64 {
-		return n
+	if i, ok := argcheck.Integral(string(n)); ok {
+		return json.Number(i)
 	}
-	return json.Number(r.Num().String())
+	return n
 }
 
 func coerceArray(v any) any {

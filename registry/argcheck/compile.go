@@ -9,7 +9,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
-	"math/big"
 	"strconv"
 	"strings"
 
@@ -37,7 +36,7 @@ type Schema struct {
 	minLength, maxLength int // -1 when absent
 	pattern              *pattern
 
-	minimum, maximum, exclusiveMinimum, exclusiveMaximum *big.Rat
+	minimum, maximum, exclusiveMinimum, exclusiveMaximum *number
 	ints                                                 *intBounds // the bounds as int64, when all are whole
 
 	oneOf, anyOf []*Schema
@@ -168,18 +167,18 @@ func compileObject(d map[string]any, at string) (*Schema, error) {
 }
 
 // intBounds are a schema's numeric bounds as int64, for checking whole numbers (a year, a
-// month) without big.Rat; a bound not given is the extreme of its side.
+// month) without comparing digits; a bound not given is the extreme of its side.
 type intBounds struct{ min, max int64 }
 
 // wholeBounds gives the bounds of s as inclusive int64 limits, or nil when there are none or
-// any is not a whole number that fits (those values go through big.Rat).
+// any is not a whole number that fits (those values are compared as numbers).
 func wholeBounds(s *Schema) *intBounds {
 	if s.minimum == nil && s.maximum == nil && s.exclusiveMinimum == nil && s.exclusiveMaximum == nil {
 		return nil
 	}
 	b := &intBounds{min: math.MinInt64, max: math.MaxInt64}
 	for _, c := range []struct {
-		r         *big.Rat
+		r         *number
 		lower     bool
 		exclusive int64
 	}{{s.minimum, true, 0}, {s.exclusiveMinimum, true, 1}, {s.maximum, false, 0}, {s.exclusiveMaximum, false, -1}} {
@@ -187,10 +186,11 @@ func wholeBounds(s *Schema) *intBounds {
 			continue
 		}
 		// a bound a step inside the int64 range, so that the exclusive form cannot overflow
-		if !c.r.IsInt() || !c.r.Num().IsInt64() || c.r.Num().Int64() <= math.MinInt64+1 || c.r.Num().Int64() >= math.MaxInt64-1 {
+		i, ok := c.r.int64()
+		if !ok || i <= math.MinInt64+1 || i >= math.MaxInt64-1 {
 			return nil
 		}
-		v := c.r.Num().Int64() + c.exclusive
+		v := i + c.exclusive
 		if c.lower {
 			b.min = max(b.min, v)
 		} else {
@@ -202,7 +202,7 @@ func wholeBounds(s *Schema) *intBounds {
 
 // wholeNumber is v as an int64 when it is a whole number in int64's range written as one
 // (json.Number "2024", a Go integer, or a float64 holding a whole number of at most 2⁵³);
-// ok is false for anything else, which goes through big.Rat.
+// ok is false for anything else, which is compared as a number.
 func wholeNumber(v any) (int64, bool) {
 	switch n := v.(type) {
 	case json.Number:
@@ -300,45 +300,21 @@ func compileList(v any, at string) ([]*Schema, error) {
 	return out, nil
 }
 
-func compileNumber(v any, at string) (*big.Rat, error) {
-	r, ok := rat(v)
+func compileNumber(v any, at string) (*number, error) {
+	n, ok := toNumber(v)
 	if !ok {
 		return nil, fmt.Errorf("%s: want a number", at)
 	}
-	return r, nil
+	return &n, nil
 }
 
 func compileCount(v any, at string) (int, error) {
-	r, ok := rat(v)
-	if !ok || !r.IsInt() || r.Sign() < 0 || !r.Num().IsInt64() || r.Num().Int64() > math.MaxInt32 {
+	n, ok := toNumber(v)
+	i, whole := n.int64()
+	if !ok || !whole || i < 0 || i > math.MaxInt32 {
 		return 0, fmt.Errorf("%s: want a non-negative integer", at)
 	}
-	return int(r.Num().Int64()), nil
-}
-
-// rat converts a JSON number, in any of the forms a decoder yields, to an exact rational.
-func rat(v any) (*big.Rat, bool) {
-	switch n := v.(type) {
-	case json.Number:
-		if i, err := strconv.ParseInt(string(n), 10, 64); err == nil {
-			return new(big.Rat).SetInt64(i), true
-		}
-		return new(big.Rat).SetString(string(n))
-	case float64:
-		if math.IsNaN(n) || math.IsInf(n, 0) {
-			return nil, false
-		}
-		// The shortest decimal that reads back as n, as a person wrote it: 0.1 is 1/10.
-		return new(big.Rat).SetString(fmt.Sprint(n))
-	case float32:
-		if math.IsNaN(float64(n)) || math.IsInf(float64(n), 0) {
-			return nil, false
-		}
-		return new(big.Rat).SetString(fmt.Sprint(n))
-	case int, int8, int16, int32, int64, uint, uint8, uint16, uint32, uint64:
-		return new(big.Rat).SetString(fmt.Sprint(n))
-	}
-	return nil, false
+	return int(i), nil
 }
 
 func contains(list []string, s string) bool {

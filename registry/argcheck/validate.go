@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
-	"math/big"
 	"strconv"
 	"strings"
 	"time"
@@ -222,14 +221,14 @@ func (s *Schema) validateNumber(v any, fail func(keyword, msg string)) {
 			return // within every bound; a value outside is described below, exactly
 		}
 	}
-	n, ok := rat(v)
+	n, ok := toNumber(v)
 	if !ok {
 		fail("type", fmt.Sprintf("%v is not a number", v))
 		return
 	}
-	bound := func(keyword string, want *big.Rat, bad func(c int) bool) {
-		if want != nil && bad(n.Cmp(want)) {
-			fail(keyword, keyword+": got "+groupFloat(n)+", want "+groupFloat(want))
+	bound := func(keyword string, want *number, bad func(c int) bool) {
+		if want != nil && bad(n.cmp(*want)) {
+			fail(keyword, keyword+": got "+groupFloat(n)+", want "+groupFloat(*want))
 		}
 	}
 	bound("minimum", s.minimum, func(c int) bool { return c < 0 })
@@ -278,13 +277,13 @@ func typeOf(v any) string {
 
 func isInteger(v any) bool {
 	if _, ok := wholeNumber(v); ok {
-		return true // the common case, without big.Rat
+		return true // the common case
 	}
 	if f, ok := v.(float64); ok {
 		return !math.IsInf(f, 0) && f == math.Trunc(f) // NaN fails the comparison
 	}
-	n, ok := rat(v)
-	return ok && n.IsInt()
+	n, ok := toNumber(v)
+	return ok && n.isInt()
 }
 
 // equal is JSON equality: numbers by value, whatever their Go type.
@@ -325,9 +324,9 @@ func equal(a, b any) bool {
 	if typeOf(a) != "number" || typeOf(b) != "number" {
 		return false
 	}
-	x, ok1 := rat(a)
-	y, ok2 := rat(b)
-	return ok1 && ok2 && x.Cmp(y) == 0
+	x, ok1 := toNumber(a)
+	y, ok2 := toNumber(b)
+	return ok1 && ok2 && x.cmp(y) == 0
 }
 
 func inEnum(v any, enum []any) bool {
@@ -379,8 +378,8 @@ func groupInt(n int) string {
 
 // groupFloat writes a number as English prose does: 21,010 and 3.5, and 1.5 × 10²¹ where Go
 // would use an exponent.
-func groupFloat(r *big.Rat) string {
-	f, _ := r.Float64()
+func groupFloat(n number) string {
+	f := n.float64()
 	if math.IsInf(f, 0) {
 		return sign(f < 0) + "∞"
 	}

@@ -111,6 +111,20 @@ func TestBrowserModuleSortsThroughOneRoutine(t *testing.T) {
 	}
 }
 
+// TestBrowserModuleHasNoRationals keeps math/big.Rat out of the module: the argument
+// validator compares numbers by their digits (registry/argcheck/number.go), which was 5 KB
+// gzipped less. (math/big's integers stay: decimal's arithmetic.) Skipped with -short.
+func TestBrowserModuleHasNoRationals(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the module")
+	}
+	for _, name := range moduleFunctionNames(t) {
+		if strings.HasPrefix(name, "math_big.__Rat_.") {
+			t.Errorf("the browser module links %s", name)
+		}
+	}
+}
+
 var moduleNames struct {
 	sync.Once
 	names []string
