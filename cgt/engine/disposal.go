@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"github.com/cgt-tools/cgt/cgt/internal/fresh"
 	"slices"
 
 	"github.com/cgt-tools/cgt/cgt/model"
@@ -253,7 +254,9 @@ type block[T any] struct{ buf []T }
 func (b *block[T]) take(n int) []T {
 	if n > cap(b.buf)-len(b.buf) {
 		b.buf = make([]T, 0, max(n, min(2*cap(b.buf), blockSize), 4))
-		clear(b.buf[:cap(b.buf)]) // map its pages for writing now (see package fresh)
+		if !fresh.Reserved() { // reserved pages are mapped already, and make zeroed them
+			clear(b.buf[:cap(b.buf)]) // map its pages for writing now (see package fresh)
+		}
 	}
 	lo := len(b.buf)
 	b.buf = b.buf[:lo+n]

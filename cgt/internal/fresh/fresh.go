@@ -112,6 +112,7 @@ func Reserve(n, parts int) {
 		return
 	}
 	runtime.GC() // frees the blocks now and finishes sweeping them, so the next allocations find them
+	reserved.Store(true)
 	limitToMapped(n, own)
 }
 
@@ -173,6 +174,12 @@ func collectAtLimitOnly() {
 	}
 	debug.SetGCPercent(-1)
 }
+
+// Reserved reports whether Reserve has mapped memory for the report: the heap's pages are then mapped already, and memory the allocator hands out has
+// been written (zeroed), so a caller need not touch fresh memory to map it.
+func Reserved() bool { return reserved.Load() }
+
+var reserved atomic.Bool
 
 // Collect runs a collection if Reserve set the memory limit (a program computing one large
 // report), and does nothing otherwise. The program calls it once the report is computed and
