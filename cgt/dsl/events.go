@@ -12,10 +12,12 @@ import (
 var accountTypes = []string{"ISA", "LISA", "JISA", "SIPP", "GIA"}
 
 // accountTypeSynonyms are words people write for an account type.
-var accountTypeSynonyms = map[string]string{
-	"TAXABLE": "GIA", "DEALING": "GIA", "GENERAL": "GIA", "TRADING": "GIA", "BROKERAGE": "GIA",
-	"SISA": "ISA", "S&S": "ISA", "STOCKSANDSHARES": "ISA", "PENSION": "SIPP", "SSAS": "SIPP",
-	"JUNIOR": "JISA", "LIFETIME": "LISA",
+var accountTypeSynonyms = tableMap(accountTypeSynonymRows)
+
+var accountTypeSynonymRows = []row[string, string]{
+	{"TAXABLE", "GIA"}, {"DEALING", "GIA"}, {"GENERAL", "GIA"}, {"TRADING", "GIA"}, {"BROKERAGE", "GIA"},
+	{"SISA", "ISA"}, {"S&S", "ISA"}, {"STOCKSANDSHARES", "ISA"}, {"PENSION", "SIPP"}, {"SSAS", "SIPP"},
+	{"JUNIOR", "JISA"}, {"LIFETIME", "LISA"},
 }
 
 // event reads the fields of the corporate-event, opening-holding and declaration lines.

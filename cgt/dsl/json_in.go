@@ -113,39 +113,46 @@ var jsonKeys = []string{"date", "action", "ticker", "quantity", "price", "fees",
 var valueKeys = jsonKeys[3:15]
 
 // jsonKeySynonyms are keys people send for ours.
-var jsonKeySynonyms = map[string]string{
-	"qty": "quantity", "shares": "quantity", "units": "quantity", "symbol": "ticker",
-	"type": "action", "kind": "action", "side": "action", "fee": "fees",
-	"commission": "fees", "amount": "total", "consideration": "total", "withholding": "tax",
-	"split_ratio": "ratio", "new_symbol": "new_ticker", "to_ticker": "new_ticker",
-	"cost_fraction": "fraction", "apportionment": "fraction", "market_value": "value",
-	"ref": "broker_ref", "reference": "broker_ref", "order_id": "broker_ref", "description": "name",
-	"wrapper": "account_type", "accounttype": "account_type",
+var jsonKeySynonyms = tableMap(jsonKeySynonymRows)
+
+var jsonKeySynonymRows = []row[string, string]{
+	{"qty", "quantity"}, {"shares", "quantity"}, {"units", "quantity"}, {"symbol", "ticker"},
+	{"type", "action"}, {"kind", "action"}, {"side", "action"}, {"fee", "fees"},
+	{"commission", "fees"}, {"amount", "total"}, {"consideration", "total"}, {"withholding", "tax"},
+	{"split_ratio", "ratio"}, {"new_symbol", "new_ticker"}, {"to_ticker", "new_ticker"},
+	{"cost_fraction", "fraction"}, {"apportionment", "fraction"}, {"market_value", "value"},
+	{"ref", "broker_ref"}, {"reference", "broker_ref"}, {"order_id", "broker_ref"}, {"description", "name"},
+	{"wrapper", "account_type"}, {"accounttype", "account_type"},
 }
 
 // fieldsOf lists, per action, the required then the optional value fields. A BUY or SELL
 // takes one of price and total (values checks that).
-var fieldsOf = map[model.Action]struct{ required, optional []string }{
-	model.Buy:          {[]string{"quantity"}, []string{"price", "total", "fees"}},
-	model.Sell:         {[]string{"quantity"}, []string{"price", "total", "fees"}},
-	model.Dividend:     {[]string{"total"}, []string{"tax"}},
-	model.Accumulation: {[]string{"quantity", "total"}, []string{"tax"}},
-	model.CapReturn:    {[]string{"quantity", "total"}, []string{"fees", "value"}},
-	model.Split:        {[]string{"ratio"}, nil},
-	model.Unsplit:      {[]string{"ratio"}, nil},
-	model.SpouseOut:    {[]string{"quantity"}, nil},
-	model.SpouseIn:     {[]string{"quantity", "cost"}, nil},
-	model.Rights:       {[]string{"quantity", "price"}, []string{"fees"}},
-	model.Takeover:     {[]string{"new_ticker", "quantity"}, []string{"cash", "value"}},
-	model.Demerger:     {[]string{"new_ticker", "quantity", "fraction"}, nil},
-	model.ERI:          {[]string{"quantity", "total"}, nil},
-	model.Pool:         {[]string{"quantity", "cost"}, nil},
-	model.Negligible:   {nil, []string{"value"}},
-	model.AccountDecl:  {[]string{"account_type"}, nil},
-	model.Alias:        {[]string{"new_ticker"}, nil},
-	model.Exempt:       {nil, nil},
-	model.NonReporting: {nil, nil},
-	model.ISINDecl:     {[]string{"isin"}, nil},
+var fieldsOf = tableMap(fieldRows)
+
+// fieldSpec is an action's required and optional value fields.
+type fieldSpec struct{ required, optional []string }
+
+var fieldRows = []row[model.Action, fieldSpec]{
+	{model.Buy, fieldSpec{[]string{"quantity"}, []string{"price", "total", "fees"}}},
+	{model.Sell, fieldSpec{[]string{"quantity"}, []string{"price", "total", "fees"}}},
+	{model.Dividend, fieldSpec{[]string{"total"}, []string{"tax"}}},
+	{model.Accumulation, fieldSpec{[]string{"quantity", "total"}, []string{"tax"}}},
+	{model.CapReturn, fieldSpec{[]string{"quantity", "total"}, []string{"fees", "value"}}},
+	{model.Split, fieldSpec{[]string{"ratio"}, nil}},
+	{model.Unsplit, fieldSpec{[]string{"ratio"}, nil}},
+	{model.SpouseOut, fieldSpec{[]string{"quantity"}, nil}},
+	{model.SpouseIn, fieldSpec{[]string{"quantity", "cost"}, nil}},
+	{model.Rights, fieldSpec{[]string{"quantity", "price"}, []string{"fees"}}},
+	{model.Takeover, fieldSpec{[]string{"new_ticker", "quantity"}, []string{"cash", "value"}}},
+	{model.Demerger, fieldSpec{[]string{"new_ticker", "quantity", "fraction"}, nil}},
+	{model.ERI, fieldSpec{[]string{"quantity", "total"}, nil}},
+	{model.Pool, fieldSpec{[]string{"quantity", "cost"}, nil}},
+	{model.Negligible, fieldSpec{nil, []string{"value"}}},
+	{model.AccountDecl, fieldSpec{[]string{"account_type"}, nil}},
+	{model.Alias, fieldSpec{[]string{"new_ticker"}, nil}},
+	{model.Exempt, fieldSpec{nil, nil}},
+	{model.NonReporting, fieldSpec{nil, nil}},
+	{model.ISINDecl, fieldSpec{[]string{"isin"}, nil}},
 }
 
 // jsonItem is one object of a JSON array being read.
