@@ -211,7 +211,7 @@ func unknownFields(opts Options, res envelope.Result) *envelope.Error {
 	if opts.Fields == nil || opts.Output == "json" || opts.Output == "text" {
 		return nil
 	}
-	unknown, avail := records.CheckFields(records.Of(res.Data), opts.Fields)
+	unknown, avail := records.CheckFields(records.Shapes(res.Data), opts.Fields)
 	if len(unknown) == 0 {
 		return nil
 	}
@@ -236,8 +236,10 @@ func writer(opts Options, res envelope.Result) func(io.Writer) error {
 		}
 		return func(w io.Writer) error { return records.WriteText(w, recs, res.Warnings) }
 	}
-	ro := records.Options{Fields: opts.Fields, MaxRecords: opts.MaxRecords, MaxChars: opts.MaxChars}
-	return func(w io.Writer) error { return records.Write(w, opts.Output, recs, res.Warnings, ro) }
+	ro := records.Options{Fields: opts.Fields, MaxRecords: opts.MaxRecords, MaxChars: opts.MaxChars, Shapes: records.Shapes(res.Data)}
+	return func(w io.Writer) error {
+		return records.Write(w, opts.Output, records.Stream(res.Data), res.Warnings, ro)
+	}
 }
 
 // errNoHTML is the failure of --output html for a result that has no page.

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -14,6 +15,7 @@ import (
 
 	"github.com/cgt-tools/cgt/envelope"
 	"github.com/cgt-tools/cgt/internal/golden"
+	"github.com/cgt-tools/cgt/internal/ledgergen"
 	"github.com/cgt-tools/cgt/records"
 	"github.com/cgt-tools/cgt/registry"
 )
@@ -54,6 +56,7 @@ func TestGoldenEnvelopes(t *testing.T) {
 			got := envelope.MarshalIndent(res)
 			checkOutputSchema(t, reg, command, got)
 			checkFieldNames(t, reg, command, res)
+			checkShapes(t, res)
 			golden.Check(t, goldenPath, got)
 		})
 	}
@@ -79,6 +82,79 @@ func checkFieldNames(t *testing.T, reg *registry.Registry, name string, res enve
 				known[k] = true
 			}
 		}
+	}
+}
+
+// checkShapes checks that records.Stream gives the result's records as records.Of does, and
+// that records.Shapes does field for field, with only values written from a value left out:
+// the dense formats are written from the first and the schema format's columns and the
+// --fields check read from the second.
+func checkShapes(t *testing.T, res envelope.Result) {
+	t.Helper()
+	if !res.OK {
+		return
+	}
+	var want []records.Record
+	for r := range records.Of(res.Data) {
+		want = append(want, r)
+	}
+	i := 0
+	for got := range records.Stream(res.Data) {
+		if i >= len(want) {
+			t.Fatalf("Stream gives more records than Of (%d)", len(want))
+		}
+		w := want[i]
+		if got.Entity != w.Entity || got.Kind != w.Kind || got.Period != w.Period || got.Timestamp != w.Timestamp || got.Source != w.Source || got.Depth != w.Depth || !slices.Equal(got.Fields, w.Fields) {
+			t.Fatalf("record %d: Stream gives %+v, Of %+v", i, got, w)
+		}
+		i++
+	}
+	if i != len(want) {
+		t.Fatalf("Stream gives %d records, Of %d", i, len(want))
+	}
+	i = 0
+	for got := range records.Shapes(res.Data) {
+		if i >= len(want) {
+			t.Fatalf("Shapes gives more records than Of (%d)", len(want))
+		}
+		w := want[i]
+		if got.Entity != w.Entity || got.Kind != w.Kind || got.Period != w.Period || got.Timestamp != w.Timestamp || got.Source != w.Source || got.Depth != w.Depth {
+			t.Fatalf("record %d: Shapes gives %s|%s|%s|%s|%s depth %d, Of %s|%s|%s|%s|%s depth %d", i,
+				got.Entity, got.Kind, got.Period, got.Timestamp, got.Source, got.Depth, w.Entity, w.Kind, w.Period, w.Timestamp, w.Source, w.Depth)
+		}
+		if len(got.Fields) != len(w.Fields) {
+			t.Fatalf("record %d (%s): Shapes gives %d fields, Of %d", i, w.Kind, len(got.Fields), len(w.Fields))
+		}
+		for j, f := range got.Fields {
+			if wf := w.Fields[j]; f.Key != wf.Key || f.Type != wf.Type || f.Value != "" && f.Value != wf.Value {
+				t.Fatalf("record %d (%s) field %d: Shapes gives %+v, Of %+v", i, w.Kind, j, f, wf)
+			}
+		}
+		i++
+	}
+	if i != len(want) {
+		t.Fatalf("Shapes gives %d records, Of %d", i, len(want))
+	}
+}
+
+// TestShapesOfALargeReport checks Shapes on a report long enough for its rows to be derived
+// by several workers at once, with every pool's history.
+func TestShapesOfALargeReport(t *testing.T) {
+	var src bytes.Buffer
+	if err := ledgergen.Write(&src, ledgergen.Options{Lines: 6000, Tickers: 40, USDPercent: 10, Events: true, Seed: 3}); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "ledger.cgt")
+	if err := os.WriteFile(path, src.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	reg := testRegistry(t)
+	for _, detail := range []string{"disposals", "full"} {
+		res := execArgs(reg, "report.calculate", map[string]any{"files": []string{path}, "detail": detail})
+		if !res.OK {
+			t.Fatal(res.Error)
+		}
+		checkShapes(t, res)
 	}
 }
 

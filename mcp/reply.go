@@ -87,9 +87,9 @@ func shapeReply(ctx context.Context, c registry.Command, t Tool, res envelope.Re
 	if !res.OK {
 		return Reply{Text: errorLines(format, res, sh.MaxChars), OK: false}
 	}
-	recs := records.Of(res.Data)
+	recs, shapes := records.Stream(res.Data), records.Shapes(res.Data)
 	if sh.Fields != nil {
-		if unknown, avail := records.CheckFields(recs, sh.Fields); len(unknown) > 0 {
+		if unknown, avail := records.CheckFields(shapes, sh.Fields); len(unknown) > 0 {
 			e := envelope.Errorf(envelope.UsageError, "Available fields: "+strings.Join(avail, ", ")+`. E.g. {"fields":["`+first(avail)+`"]}.`,
 				"unknown field(s) in fields: %s", strings.Join(unknown, ", ")).With("available", avail)
 			return Reply{Text: errorLines(format, envelope.Failure(e, res.Warnings), sh.MaxChars), OK: false}
@@ -97,9 +97,9 @@ func shapeReply(ctx context.Context, c registry.Command, t Tool, res envelope.Re
 	}
 	var b strings.Builder
 	opt := records.Options{Fields: sh.Fields, MaxRecords: sh.MaxRecords, MaxChars: sh.MaxChars,
-		Narrow: narrowing(c), More: more(c, sh), WarningsHint: warningsHint}
+		Narrow: narrowing(c), More: more(c, sh), WarningsHint: warningsHint, Shapes: shapes}
 	if ctx.Done() != nil {
-		recs = untilDone(ctx, recs)
+		recs, opt.Shapes = untilDone(ctx, recs), untilDone(ctx, shapes)
 	}
 	if err := records.Write(&b, format, recs, res.Warnings, opt); err != nil {
 		e := envelope.Errorf(envelope.InternalError, "", "writing the result: %v", err)

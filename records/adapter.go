@@ -41,7 +41,25 @@ func From(v any) []Record {
 
 // Of is From as a sequence: it derives each record as it is reached, so a consumer that
 // writes records out holds one at a time. It may be ranged over more than once.
-func Of(v any) iter.Seq[Record] {
+func Of(v any) iter.Seq[Record] { return of(v, builder{}) }
+
+// Stream is Of for a consumer that is done with each record by the end of the loop body that
+// is given it, as the dense formats' writers are (Write): a record's fields and values are in
+// memory the next records use again. A record that is kept must be copied (its Fields, and
+// each string).
+func Stream(v any) iter.Seq[Record] { return of(v, builder{transient: true}) }
+
+// Shapes is Of without the values of the fields: the same records in the same order, each
+// with its structural parts (entity, kind, period, timestamp, source) and every field's name
+// and type, but the text of a field written from a value (money, a decimal, a date, a list)
+// left empty. Writing those texts is most of what deriving a record costs; what fields a
+// record has, and so the columns of the schema format (Options.Shapes) and the names
+// --fields may use (CheckFields), does not depend on them. Like Stream's, each record is
+// valid only in the loop body that is given it.
+func Shapes(v any) iter.Seq[Record] { return of(v, builder{shapesOnly: true, transient: true}) }
+
+// of derives the records of v as a builder like like makes them.
+func of(v any, like builder) iter.Seq[Record] {
 	v = viewOf(v)
 	return func(yield func(Record) bool) {
 		if a, ok := v.(Adapter); ok {
@@ -66,7 +84,7 @@ func Of(v any) iter.Seq[Record] {
 		if n, ok := v.(Entitled); ok {
 			root.Entity = n.RecordEntity()
 		}
-		var b builder
+		b := builder{shapesOnly: like.shapesOnly, transient: like.transient}
 		p := structPlanOf(rv.Type(), "", true)
 		kind := topKind(rv.Type())
 		if kind == "" {

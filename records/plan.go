@@ -1,6 +1,7 @@
 package records
 
 import (
+	"encoding"
 	"encoding/json"
 	"fmt"
 	"reflect"
@@ -10,6 +11,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"unicode/utf8"
+	"unsafe"
 )
 
 // Deriving records from a result works from a plan of each struct type, made once: which
@@ -48,6 +50,7 @@ type fieldOp struct {
 	scalar    scalarWrite // roleEntity, rolePeriod, roleTimestamp
 	dynamic   bool        // the structural parts: an interface, scalar decides from the value
 	stringer  bool        // roleSource: a fmt.Stringer
+	appender  bool        // roleSource: an encoding.TextAppender too, which writes String's text
 }
 
 // structPlan is the fields of one struct type, either as a row (tags give the structure) or
@@ -122,6 +125,7 @@ func structPlanOf(t reflect.Type, prefix string, row bool) *structPlan {
 			op.role = roleSource
 			e := indirectType(sf.Type)
 			op.stringer = e.Kind() != reflect.Interface && e.Implements(stringerType)
+			op.appender = op.stringer && e.Implements(textAppenderType)
 		case fp.tag == "prose":
 			op.role = roleProse
 		default:
@@ -169,13 +173,14 @@ type valuePlan struct {
 type scalarWrite uint8
 
 const (
-	writeString     scalarWrite = iota // a string kind: the string itself
-	writeBool                          // true / false
-	writeInt                           // a signed integer without MarshalJSON
-	writeAppendJSON                    // AppendJSON(b) []byte, then as writeMarshaler
-	writeMarshaler                     // MarshalJSON: the text of a plain JSON string
-	writeGeneric                       // scalar(): encoding/json and back
-	writeStringer                      // a list element that is no scalar: its String()
+	writeString       scalarWrite = iota // a string kind: the string itself
+	writeBool                            // true / false
+	writeInt                             // a signed integer without MarshalJSON
+	writeAppendJSON                      // AppendJSON(b) []byte, then as writeMarshaler
+	writeMarshaler                       // MarshalJSON: the text of a plain JSON string
+	writeGeneric                         // scalar(): encoding/json and back
+	writeStringer                        // a list element that is no scalar: its String()
+	writeTextAppender                    // writeStringer for one that appends String's text
 )
 
 // jsonAppender is a scalar that appends the JSON MarshalJSON writes without allocating (the
@@ -183,6 +188,7 @@ const (
 type jsonAppender interface{ AppendJSON(b []byte) []byte }
 
 var (
+	textAppenderType = reflect.TypeFor[encoding.TextAppender]()
 	jsonAppenderType = reflect.TypeFor[jsonAppender]()
 	marshalerType    = reflect.TypeFor[json.Marshaler]()
 )
@@ -209,6 +215,9 @@ func valuePlanOf(t reflect.Type, key string) *valuePlan {
 			vp.elem = &valuePlan{shape: shapeScalar, scalar: scalarWriteOf(el)}
 		case el.Implements(stringerType):
 			vp.elem = &valuePlan{shape: shapeScalar, scalar: writeStringer}
+			if el.Implements(textAppenderType) {
+				vp.elem.scalar = writeTextAppender
+			}
 		}
 		return vp
 	case reflect.Map:
@@ -272,7 +281,21 @@ type builder struct {
 	// worker is set in a builder deriving a share of a long list for Of: it does not share
 	// out the lists nested in it again.
 	worker bool
+	// shapesOnly leaves the texts written from values empty (Shapes).
+	shapesOnly bool
+	// transient records (Stream, Shapes) are valid only in the consumer's loop body given
+	// them, so their memory is used again: spare is the fields of a record the consumer is done
+	// with, for the next record's, and text is where the records' values are written (a
+	// worker's chunk has its own, used again with the chunk). A large report's millions of
+	// records then take a few blocks rather than two allocations each, which the collector
+	// would otherwise mark the whole calculation's memory again and again to free.
+	transient bool
+	spare     []Field
+	text      []byte
 }
+
+// textBlock is the size of a new block of transient records' values.
+const textBlock = 64 << 10
 
 // span is a value written into buf, to be set from the record's text at the end: a field
 // (index ≥ 0) or a structural part (entity, period, timestamp, source).
@@ -292,7 +315,9 @@ const (
 // under parent.
 func (b *builder) makeRecord(rv reflect.Value, p *structPlan, kind string, parent Record, depth int) Record {
 	b.rec = Record{Kind: kind, Entity: parent.Entity, Period: parent.Period, Timestamp: parent.Timestamp, Source: parent.Source, Depth: depth}
-	if n := p.fields.Load(); n > 0 {
+	if b.spare != nil {
+		b.rec.Fields, b.spare = b.spare[:0], nil
+	} else if n := p.fields.Load(); n > 0 {
 		b.rec.Fields = make([]Field, 0, n)
 	}
 	b.buf, b.spans = b.buf[:0], b.spans[:0]
@@ -301,7 +326,7 @@ func (b *builder) makeRecord(rv reflect.Value, p *structPlan, kind string, paren
 		p.fields.Store(n)
 	}
 	if len(b.spans) > 0 {
-		text := string(b.buf)
+		text := b.keepText()
 		for _, s := range b.spans {
 			v := text[s.start:s.end]
 			switch s.field {
@@ -323,6 +348,31 @@ func (b *builder) makeRecord(rv reflect.Value, p *structPlan, kind string, paren
 	return rec
 }
 
+// keepText is the record's values written in buf, as a string the record can keep: a copy,
+// or for a transient record, a view of where the builder's text block holds them. A block
+// is only written after its end, and is started over only by the worker of a chunk that owns
+// it once the consumer has read every record of that chunk, so a record's values stay as
+// they are for as long as the record and the rows nested in it (which take its structural
+// parts) are read.
+func (b *builder) keepText() string {
+	if !b.transient || len(b.buf) == 0 {
+		return string(b.buf)
+	}
+	if len(b.text)+len(b.buf) > cap(b.text) {
+		// A new block: the full one stays as it is for the records that point into it. A
+		// worker's chunk keeps its last block, so one that outgrew its block gets a larger
+		// one, to be used again whole.
+		size := textBlock
+		if b.worker {
+			size = max(size, min(2*cap(b.text), 1<<20))
+		}
+		b.text = make([]byte, 0, max(size, len(b.buf)))
+	}
+	start := len(b.text)
+	b.text = append(b.text, b.buf...)
+	return unsafe.String(&b.text[start], len(b.buf))
+}
+
 func (b *builder) rowFields(rv reflect.Value, p *structPlan) {
 	for i := range p.ops {
 		op := &p.ops[i]
@@ -340,7 +390,9 @@ func (b *builder) rowFields(rv reflect.Value, p *structPlan) {
 		case roleTimestamp:
 			b.rec.Timestamp = b.scalarText(fv, op, spanTimestamp)
 		case roleSource:
-			if s := b.source(fv, op); s != "" {
+			if op.appender {
+				b.appendSource(fv)
+			} else if s := b.source(fv, op); s != "" {
 				b.rec.Source = s
 			}
 		case roleProse:
@@ -368,6 +420,20 @@ func (b *builder) scalarText(v reflect.Value, op *fieldOp, part int) string {
 	b.appendScalar(v, op.scalar)
 	b.spans = append(b.spans, span{part, start, len(b.buf)})
 	return ""
+}
+
+// appendSource sets the record's source from a value that appends String's text (as
+// source would, a source that is empty leaves the parent's): written into the buffer as a
+// span rather than a string of its own.
+func (b *builder) appendSource(v reflect.Value) {
+	if v = indirect(v); !v.IsValid() {
+		return
+	}
+	start := len(b.buf)
+	b.buf, _ = methodsOf(v).(encoding.TextAppender).AppendText(b.buf)
+	if len(b.buf) > start {
+		b.spans = append(b.spans, span{spanSource, start, len(b.buf)})
+	}
 }
 
 // source is sourceString(v), calling a Stringer without boxing it.
@@ -418,6 +484,10 @@ func (b *builder) value(v reflect.Value, key string, vp *valuePlan, omitempty bo
 			b.rec.Fields = append(b.rec.Fields, Field{Key: key, Value: v.String(), Type: vp.typ})
 			return
 		}
+		if b.shapesOnly {
+			b.rec.Fields = append(b.rec.Fields, Field{Key: key, Type: vp.typ})
+			return
+		}
 		start := len(b.buf)
 		b.appendScalar(v, vp.scalar)
 		b.spans = append(b.spans, span{len(b.rec.Fields), start, len(b.buf)})
@@ -425,6 +495,10 @@ func (b *builder) value(v reflect.Value, key string, vp *valuePlan, omitempty bo
 	case shapeStruct:
 		b.nestedFields(v, vp.nested.get())
 	case shapeList:
+		if b.shapesOnly {
+			b.rec.Fields = append(b.rec.Fields, Field{Key: key, Type: "list"})
+			return
+		}
 		if vp.elem == nil {
 			b.rec.Fields = append(b.rec.Fields, Field{Key: key, Value: listValue(v), Type: "list"})
 			return
@@ -443,6 +517,10 @@ func (b *builder) value(v reflect.Value, key string, vp *valuePlan, omitempty bo
 	case shapeElements:
 		b.rec.Fields = appendElements(b.rec.Fields, key, v)
 	case shapeMap:
+		if b.shapesOnly {
+			b.rec.Fields = append(b.rec.Fields, Field{Key: key, Type: "json"})
+			return
+		}
 		j, _ := json.Marshal(v.Interface())
 		b.rec.Fields = append(b.rec.Fields, Field{Key: key, Value: string(j), Type: "json"})
 	}
@@ -486,6 +564,9 @@ func (b *builder) appendScalar(v reflect.Value, how scalarWrite) {
 			return
 		}
 		b.buf = b.buf[:start]
+	case writeTextAppender:
+		b.buf, _ = methodsOf(v).(encoding.TextAppender).AppendText(b.buf)
+		return
 	case writeStringer:
 		b.buf = append(b.buf, methodsOf(v).(fmt.Stringer).String()...)
 		return
@@ -549,7 +630,7 @@ func (b *builder) childRows(rv reflect.Value, p *structPlan, parent Record, dept
 				}
 			case v.Kind() == reflect.Slice || v.Kind() == reflect.Array:
 				if !b.worker && v.Len() >= parallelMin && runtime.GOMAXPROCS(0) > 1 {
-					if !parallelRows(v, op, parent, depth, yield) {
+					if !parallelRows(v, op, parent, depth, b, yield) {
 						return false
 					}
 					continue
@@ -576,42 +657,68 @@ func (b *builder) row(el reflect.Value, op *fieldOp, parent Record, depth int, y
 		p = structPlanOf(el.Type(), "", true)
 	}
 	rec := b.makeRecord(el, p, op.kind, parent, depth)
-	return yield(rec) && b.childRows(el, p, rec, depth+1, yield)
+	if !yield(rec) {
+		return false
+	}
+	if b.transient && !b.worker {
+		b.spare = rec.Fields // the consumer is done with it (a worker's chunk keeps its own)
+	}
+	return b.childRows(el, p, rec, depth+1, yield)
 }
 
 // A list of at least parallelMin rows is derived by the processors at once, in chunks of
 // chunkRows rows (with the rows nested in them), while the consumer writes the records of the
 // chunks already done, in order: deriving a large report's records costs more than writing
-// their lines. At most 2 chunks a processor are ahead of the consumer.
+// their lines. At most 2 chunks a processor are ahead of the one the consumer reads.
 const (
 	parallelMin = 512
 	chunkRows   = 128
 )
 
-// parallelRows yields the rows of the list v (and theirs) in order, derived by workers; it
-// reports false once yield has asked to stop, after the workers have stopped.
-func parallelRows(v reflect.Value, op *fieldOp, parent Record, depth int, yield func(Record) bool) bool {
+// derived is a chunk of rows derived by a worker: their records and, for transient records,
+// the block their values were last written into.
+type derived struct {
+	recs []Record
+	text []byte
+}
+
+// chunkPool is the chunks read, to be used again (by any list's workers): a kept record's chunk
+// is cleared first, so a chunk never holds memory a record still in use has.
+var chunkPool = sync.Pool{New: func() any { return &derived{recs: make([]Record, 0, 4*chunkRows)} }}
+
+// parallelRows yields the rows of the list v (and theirs) in order, derived by workers
+// making records as like does (Of's, Stream's or Shapes'); it reports false once yield has
+// asked to stop, after the workers have stopped.
+func parallelRows(v reflect.Value, op *fieldOp, parent Record, depth int, like *builder, yield func(Record) bool) bool {
 	n := v.Len()
-	chunks := (n + chunkRows - 1) / chunkRows
-	workers := min(runtime.GOMAXPROCS(0), chunks)
-	results := make([]chan []Record, chunks)
-	jobs := make(chan int, chunks)
+	nChunks := (n + chunkRows - 1) / chunkRows
+	workers := min(runtime.GOMAXPROCS(0), nChunks)
+	results := make([]chan *derived, nChunks)
+	jobs := make(chan int, nChunks)
 	done := make(chan struct{})
-	free := make(chan []Record, 3*workers) // the chunks' slices, used again once written
 	var wg sync.WaitGroup
 	for range workers {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			b := builder{worker: true}
+			b := builder{worker: true, shapesOnly: like.shapesOnly, transient: like.transient}
 			for c := range jobs {
-				var recs []Record
-				select {
-				case recs = <-free:
-				default:
+				d := chunkPool.Get().(*derived)
+				recs := d.recs
+				// Transient records take the fields of the records the chunk held before
+				// (which the consumer has read, and which are not cleared for this) and
+				// write their values from the start of its block.
+				b.text = d.text[:0]
+				spare := func() {
+					b.spare = nil // never one of a chunk another worker may have now
+					if b.transient && len(recs) < cap(recs) {
+						b.spare = recs[:len(recs)+1][len(recs)].Fields
+					}
 				}
+				spare()
 				collect := func(r Record) bool {
 					recs = append(recs, r)
+					spare()
 					select {
 					case <-done:
 						return false
@@ -626,36 +733,41 @@ func parallelRows(v reflect.Value, op *fieldOp, parent Record, depth int, yield 
 						}
 					}
 				}
-				results[c] <- recs
+				d.recs, d.text = recs, b.text
+				results[c] <- d
+				b.text, b.spare = nil, nil // the chunk's now
 			}
 		}()
 	}
 	sent := 0
 	send := func() {
-		if sent < chunks {
-			results[sent] = make(chan []Record, 1)
+		if sent < nChunks {
+			results[sent] = make(chan *derived, 1)
 			jobs <- sent
 			sent++
 		}
 	}
-	for range 2 * workers {
+	// 2 chunks a worker ahead of the one being read; the next is asked for once that one is
+	// read, so its worker finds the chunk's memory free to use again.
+	for range 2*workers + 1 {
 		send()
 	}
 	ok := true
-	for c := 0; c < chunks && ok; c++ {
-		recs := <-results[c]
-		send()
-		for _, r := range recs {
+	for c := 0; c < nChunks && ok; c++ {
+		d := <-results[c]
+		for _, r := range d.recs {
 			if !yield(r) {
 				ok = false
 				break
 			}
 		}
-		clear(recs)
-		select {
-		case free <- recs[:0]:
-		default:
+		if !like.transient {
+			clear(d.recs) // kept records may be held by the consumer: only the slice is reused
+			d.text = nil
 		}
+		d.recs = d.recs[:0]
+		chunkPool.Put(d)
+		send()
 	}
 	if !ok {
 		close(done)

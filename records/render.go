@@ -32,6 +32,11 @@ type Options struct {
 	// WarningsHint, when set, is added to the line that counts the warnings MaxChars left no
 	// room for: how the caller sees them all.
 	WarningsHint string
+	// Shapes, when set, is the same records as the ones written, in the same order, with
+	// only their field names, types and structural parts (Shapes of the same result): the
+	// schema format counts its columns from them before it writes the rows. Without it the
+	// records are read twice.
+	Shapes iter.Seq[Record]
 }
 
 // Formats are the dense renderings an agent can ask for: the output formats marked Dense.
@@ -71,10 +76,11 @@ func Render(format string, recs []Record, warnings []string, opt Options) (strin
 	return b.String(), err
 }
 
-// Write is Render to w for a sequence of records, holding one record at a time: a large
-// result's records need not fit in memory. recs may be ranged over more than once: the schema
-// format reads them once for its columns before writing the rows. A cut output still reads
-// every record, to say how many it left out. Nothing is written for an unknown format.
+// Write is Render to w for a sequence of records, holding one record at a time (it is done
+// with each by the end of the loop body given it, so recs may be Stream's): a large result's records
+// need not fit in memory. recs may be ranged over more than once: the schema format reads
+// them (or opt.Shapes) once for its columns before writing the rows. A cut output still
+// reads every record, to say how many it left out. Nothing is written for an unknown format.
 func Write(w io.Writer, format string, recs iter.Seq[Record], warnings []string, opt Options) error {
 	recs = withFields(recs, opt.Fields)
 	if format == "compact" || format == "schema" {
@@ -85,7 +91,11 @@ func Write(w io.Writer, format string, recs iter.Seq[Record], warnings []string,
 	case "compact":
 		line = func(b []byte, r Record) []byte { return appendCompact(b, r, opt.Fields) }
 	case "schema":
-		return writeSchema(w, recs, warnings, opt, notices(format, opt.Entity))
+		shapes := recs
+		if opt.Shapes != nil {
+			shapes = withFacts(withFields(opt.Shapes, opt.Fields), opt.Fields)
+		}
+		return writeSchema(w, recs, shapes, warnings, opt, notices(format, opt.Entity))
 	case "records":
 		ids := map[string]int{}
 		line = func(b []byte, r Record) []byte { return appendJSONLine(b, ids, r, opt.Fields) }

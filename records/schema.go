@@ -1,7 +1,6 @@
 package records
 
 import (
-	"encoding/binary"
 	"io"
 	"iter"
 	"strings"
@@ -16,238 +15,157 @@ import (
 // one kind (pool events, disposals) do not each start with the empty cells of the few (tax
 // years). A row stops at its last non-empty cell: the missing cells are empty.
 //
-// The columns are known only once every record has been seen, so the records are read once
-// and each is kept as its escaped cells (a column number and the text of each), which the
-// rows are then written from: deriving a large result's records twice cost more than
-// keeping them. Rows that can no longer fit the limits are counted, not kept.
+// The columns depend on every record, so they are counted first, from the records' shapes
+// (Options.Shapes: which fields each record has, without their values, which cost most of a
+// record to derive), and the rows are then written as the records are derived, one at a
+// time, like the compact format's lines. Without shapes the records are counted themselves.
 
 // writeSchema writes recs in the schema format, then the truncation line and the warnings.
-func writeSchema(w io.Writer, recs iter.Seq[Record], warnings []string, opt Options, note notice) error {
-	sc := schemaOf(recs, opt)
+func writeSchema(w io.Writer, recs, shapes iter.Seq[Record], warnings []string, opt Options, note notice) error {
+	cols := countColumns(shapes, opt.Fields)
 	header := ""
-	if sc.any {
-		header = sc.header()
+	if cols.any {
+		header = cols.header()
 	}
-	return finish(w, header, sc.rows(), sc.appendRow, sc.unread, warnings, opt, note, false)
+	row := cols.rowWriter(opt.Fields)
+	return finish(w, header, recs, row.append, 0, warnings, opt, note, false)
 }
 
-// keptSchema is the records read for the schema format.
-type keptSchema struct {
+// columns is what the schema line says: which structural columns some record has, and the
+// field columns in the order written.
+type columns struct {
 	any, period, time, src bool
-	cols                   []string // the field columns in the order written
-	order                  []int    // a kept column number → its place in cols
-	kept                   [][]byte // the kept rows (see schemaOf), in blocks of about keptBlock bytes
-	unread                 int      // records after the kept ones, which cannot fit
-	cells                  [][]byte // scratch: a row's cells by place
-	set                    []bool
+	names                  []string
 }
 
-// keptBlock is the size of a block of kept rows: one buffer grown to hold a large result's
-// rows would copy them several times over.
-const keptBlock = 1 << 20
-
-func schemaOf(recs iter.Seq[Record], opt Options) *keptSchema {
-	sc := &keptSchema{}
-	named := opt.Fields != nil
+// countColumns reads the columns from the records' shapes: the named fields in their order,
+// or every field but prose, those most records have first.
+func countColumns(shapes iter.Seq[Record], named []string) columns {
+	var c columns
 	number := map[string]int{} // field name → column number, in first appearance
-	var uses, seen []int       // seen: the record a column was last used in (its first field wins)
-	rows, least := 0, 0        // least: the length the kept rows' lines have at least
-	for r := range recs {
-		sc.any = true
-		sc.period = sc.period || r.Period != ""
-		sc.time = sc.time || r.Timestamp != ""
-		sc.src = sc.src || r.Source != ""
-		rows++
-		skip := sc.unread > 0 || opt.MaxRecords > 0 && rows > opt.MaxRecords ||
-			opt.MaxChars > 0 && rows > 1 && least > opt.MaxChars
-		var b []byte // the block the record is kept in
-		if skip {
-			sc.unread++
-		} else {
-			if n := len(sc.kept); n == 0 || len(sc.kept[n-1]) > keptBlock-keptBlock/16 {
-				sc.kept = append(sc.kept, make([]byte, 0, keptBlock))
-			}
-			b, least = sc.keepStructure(sc.kept[len(sc.kept)-1], r, least)
-		}
-		if named {
-			if !skip {
-				b = binary.AppendUvarint(b, uint64(len(opt.Fields)))
-				for i, k := range opt.Fields {
-					v, _ := r.Get(k)
-					b, least = keepCell(b, i, v, least)
-				}
-				sc.kept[len(sc.kept)-1] = b
-			}
+	var uses, seen []int       // seen: the record a column was last counted in
+	rows := 0
+	for r := range shapes {
+		c.any = true
+		c.period = c.period || r.Period != ""
+		c.time = c.time || r.Timestamp != ""
+		c.src = c.src || r.Source != ""
+		if named != nil {
 			continue
 		}
-		cells := 0
+		rows++
 		for _, f := range r.Fields {
 			if f.Type == "prose" {
 				continue
 			}
 			n, ok := number[f.Key]
 			if !ok {
-				n = len(number)
+				n = len(c.names)
 				number[f.Key] = n
-				sc.cols = append(sc.cols, f.Key)
+				c.names = append(c.names, f.Key)
 				uses, seen = append(uses, 0), append(seen, 0)
 			}
 			if seen[n] != rows {
 				seen[n] = rows
 				uses[n]++
-				cells++
-			}
-		}
-		if skip {
-			continue
-		}
-		b = binary.AppendUvarint(b, uint64(cells))
-		for _, f := range r.Fields {
-			if n := number[f.Key]; f.Type != "prose" && seen[n] == rows {
-				seen[n] = -rows // kept once
-				b, least = keepCell(b, n, f.Value, least)
-			}
-		}
-		sc.kept[len(sc.kept)-1] = b
-	}
-	if named {
-		sc.cols = opt.Fields
-		sc.order = make([]int, len(opt.Fields))
-		for i := range sc.order {
-			sc.order[i] = i
-		}
-	} else {
-		sc.order = make([]int, len(sc.cols))
-		byUse := make([]int, len(sc.cols))
-		for i := range byUse {
-			byUse[i] = i
-		}
-		order.HotStable(byUse, func(a, b int) int { return uses[b] - uses[a] })
-		cols := make([]string, len(sc.cols))
-		for place, n := range byUse {
-			sc.order[n], cols[place] = place, sc.cols[n]
-		}
-		sc.cols = cols
-	}
-	sc.cells, sc.set = make([][]byte, len(sc.cols)), make([]bool, len(sc.cols))
-	return sc
-}
-
-// keepStructure appends a record's entity, kind, period, timestamp and source to b, and adds
-// to least the length they take in its row at least.
-func (sc *keptSchema) keepStructure(b []byte, r Record, least int) ([]byte, int) {
-	least += len("row||")
-	for i, s := range []string{r.Entity, r.Kind, r.Period, r.Timestamp, r.Source} {
-		var n int
-		b, n = appendKeptText(b, s)
-		if least += n; i >= 2 && n > 0 {
-			least++ // its separator
-		}
-	}
-	return b, least
-}
-
-// keepCell appends one cell: its column number and text.
-func keepCell(b []byte, col int, v string, least int) ([]byte, int) {
-	b = binary.AppendUvarint(b, uint64(col))
-	b, n := appendKeptText(b, v)
-	if n > 0 {
-		least += 1 + n
-	}
-	return b, least
-}
-
-// appendKeptText appends s escaped, preceded by its length; n is that length.
-func appendKeptText(b []byte, s string) (_ []byte, n int) {
-	at := len(b)
-	b = append(b, 0) // the length's first byte, made right below
-	b = appendEscaped(b, s)
-	n = len(b) - at - 1
-	if n < 0x80 {
-		b[at] = byte(n)
-		return b, n
-	}
-	var size [binary.MaxVarintLen64]byte
-	k := binary.PutUvarint(size[:], uint64(n))
-	b = append(b, size[1:k]...)
-	copy(b[at+k:], b[at+1:at+1+n])
-	copy(b[at:], size[:k])
-	return b, n
-}
-
-// keptRow is one kept record: its place in kept.
-type keptRow []byte
-
-// rows is the kept records.
-func (sc *keptSchema) rows() iter.Seq[keptRow] {
-	return func(yield func(keptRow) bool) {
-		for _, rest := range sc.kept {
-			for len(rest) > 0 {
-				n := keptLen(rest)
-				if !yield(keptRow(rest[:n])) {
-					return
-				}
-				rest = rest[n:]
 			}
 		}
 	}
+	if named != nil {
+		c.names = named
+		return c
+	}
+	byUse := make([]int, len(c.names))
+	for i := range byUse {
+		byUse[i] = i
+	}
+	order.HotStable(byUse, func(a, b int) int { return uses[b] - uses[a] })
+	names := make([]string, len(c.names))
+	for place, n := range byUse {
+		names[place] = c.names[n]
+	}
+	c.names = names
+	return c
 }
 
-// keptLen is the length of the first kept record in b.
-func keptLen(b []byte) int {
-	at := 0
-	text := func() {
-		n, k := binary.Uvarint(b[at:])
-		at += k + int(n)
-	}
-	for range 5 {
-		text()
-	}
-	cells, k := binary.Uvarint(b[at:])
-	at += k
-	for range cells {
-		_, k := binary.Uvarint(b[at:])
-		at += k
-		text()
-	}
-	return at
-}
-
-func (sc *keptSchema) header() string {
+func (c columns) header() string {
 	head := []string{"schema", "entity", "kind"}
-	if sc.period {
+	if c.period {
 		head = append(head, "period")
 	}
-	if sc.time {
+	if c.time {
 		head = append(head, "timestamp")
 	}
-	if sc.src {
+	if c.src {
 		head = append(head, "src")
 	}
-	for _, c := range sc.cols {
-		head = append(head, EscapeKey(c))
+	for _, n := range c.names {
+		head = append(head, EscapeKey(n))
 	}
 	return strings.Join(head, "|")
 }
 
-// appendRow appends the row line of a kept record to b: its cells in the header's order, up
-// to the last one that is not empty.
-func (sc *keptSchema) appendRow(b []byte, row keptRow) []byte {
-	at := 0
-	var parts [5][]byte
-	for i := range parts {
-		n, k := binary.Uvarint(row[at:])
-		parts[i] = row[at+k : at+k+int(n)]
-		at += k + int(n)
+// schemaRow writes the row lines of one schema: each record's cells in the columns' order.
+type schemaRow struct {
+	columns
+	named []string
+	place map[string]int // a field column's name → its place
+	// byKind remembers, for each kind of record, the field names of the last record of that
+	// kind and their places: the rows of a kind name the same fields, so a name is found by
+	// comparing it with the one at its index (the same string, at once) rather than hashing.
+	byKind map[string]*lastPlaces
+	cells  []string // a row's cells by place
+	set    []bool
+	// touched is the places the last row set, cleared before the next: a result can have
+	// thousands of columns (an income's sources.N.*) and a row a handful of them.
+	touched []int
+}
+
+type lastPlaces struct {
+	keys   []string
+	places []int
+}
+
+func (c columns) rowWriter(named []string) *schemaRow {
+	s := &schemaRow{columns: c, named: named, place: make(map[string]int, len(c.names)),
+		byKind: map[string]*lastPlaces{}, cells: make([]string, len(c.names)), set: make([]bool, len(c.names))}
+	for i, n := range c.names {
+		if _, ok := s.place[n]; !ok {
+			s.place[n] = i
+		}
 	}
+	return s
+}
+
+// placeOf is the place of the i-th field of a record of kind lp, -1 for a name that is no
+// column (a record left out of the count cannot have one; this is a guard).
+func (s *schemaRow) placeOf(lp *lastPlaces, i int, key string) int {
+	if i < len(lp.keys) && lp.keys[i] == key {
+		return lp.places[i]
+	}
+	p, ok := s.place[key]
+	if !ok {
+		p = -1
+	}
+	if i < len(lp.keys) {
+		lp.keys[i], lp.places[i] = key, p
+	} else if i == len(lp.keys) {
+		lp.keys, lp.places = append(lp.keys, key), append(lp.places, p)
+	}
+	return p
+}
+
+// append appends the row line of r to b: its cells in the header's order, up to the last
+// one that is not empty.
+func (s *schemaRow) append(b []byte, r Record) []byte {
 	b = append(b, "row|"...)
-	b = append(b, parts[0]...)
+	b = appendEscaped(b, r.Entity)
 	b = append(b, '|')
-	b = append(b, parts[1]...)
+	b = appendEscaped(b, r.Kind)
 	// Empty cells are written only when a later one is not: pending counts them.
 	pending := 0
-	cell := func(v []byte) {
-		if len(v) == 0 {
+	cell := func(v string) {
+		if v == "" {
 			pending++
 			return
 		}
@@ -255,39 +173,59 @@ func (sc *keptSchema) appendRow(b []byte, row keptRow) []byte {
 			b = append(b, '|')
 		}
 		b = append(b, '|')
-		b = append(b, v...)
+		b = appendEscaped(b, v)
 	}
-	if sc.period {
-		cell(parts[2])
+	if s.period {
+		cell(r.Period)
 	}
-	if sc.time {
-		cell(parts[3])
+	if s.time {
+		cell(r.Timestamp)
 	}
-	if sc.src {
-		cell(parts[4])
+	if s.src {
+		cell(r.Source)
 	}
-	clear(sc.set)
-	last := -1
-	cells, k := binary.Uvarint(row[at:])
-	at += k
-	for range cells {
-		col, k := binary.Uvarint(row[at:])
-		at += k
-		n, k := binary.Uvarint(row[at:])
-		v := row[at+k : at+k+int(n)]
-		at += k + int(n)
-		// The first field of a name fills its cell, as Record.Get finds it.
-		if place := sc.order[col]; !sc.set[place] {
-			sc.set[place], sc.cells[place] = true, v
-			last = max(last, place)
-		}
-	}
+	last := s.fill(r)
 	for i := 0; i <= last; i++ {
-		if sc.set[i] {
-			cell(sc.cells[i])
-		} else {
-			cell(nil)
-		}
+		cell(s.cells[i])
 	}
 	return b
+}
+
+// fill sets the cells of r's fields and returns the last place set (-1 for none). The first
+// field of a name fills its cell, as Record.Get finds it.
+func (s *schemaRow) fill(r Record) int {
+	for _, p := range s.touched {
+		s.set[p], s.cells[p] = false, ""
+	}
+	s.touched = s.touched[:0]
+	last := -1
+	if s.named != nil {
+		for i, k := range s.named {
+			if v, ok := r.Get(k); ok {
+				s.setCell(i, v)
+				last = i
+			}
+		}
+		return last
+	}
+	lp := s.byKind[r.Kind]
+	if lp == nil {
+		lp = &lastPlaces{}
+		s.byKind[r.Kind] = lp
+	}
+	for i, f := range r.Fields {
+		if f.Type == "prose" {
+			continue
+		}
+		if p := s.placeOf(lp, i, f.Key); p >= 0 && !s.set[p] {
+			s.setCell(p, f.Value)
+			last = max(last, p)
+		}
+	}
+	return last
+}
+
+func (s *schemaRow) setCell(p int, v string) {
+	s.set[p], s.cells[p] = true, v
+	s.touched = append(s.touched, p)
 }

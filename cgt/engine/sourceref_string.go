@@ -1,23 +1,30 @@
 package engine
 
-import "strconv"
+import (
+	"cmp"
+	"strconv"
+)
 
 // String writes the reference as it is cited: file:line, or file[index] for a JSON array
 // (input or transactions without a file).
 func (s SourceRef) String() string {
+	b, _ := s.AppendText(nil)
+	return string(b)
+}
+
+// AppendText appends String's text to b (encoding.TextAppender): a report's records write
+// millions of them without a string each.
+func (s SourceRef) AppendText(b []byte) ([]byte, error) {
 	switch {
 	case s.Line > 0:
-		file := s.File
-		if file == "" {
-			file = "input"
-		}
-		return file + ":" + strconv.Itoa(s.Line)
+		b = append(b, cmp.Or(s.File, "input")...)
+		b = append(b, ':')
+		return strconv.AppendInt(b, int64(s.Line), 10), nil
 	case s.Index != nil:
-		file := s.File
-		if file == "" {
-			file = "transactions"
-		}
-		return file + "[" + strconv.Itoa(*s.Index) + "]"
+		b = append(b, cmp.Or(s.File, "transactions")...)
+		b = append(b, '[')
+		b = strconv.AppendInt(b, int64(*s.Index), 10)
+		return append(b, ']'), nil
 	}
-	return s.File
+	return append(b, s.File...), nil
 }
