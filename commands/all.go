@@ -39,7 +39,7 @@ func All() []registry.Command {
 // one.
 func NewRegistry(deps *registry.Deps) (*registry.Registry, error) {
 	if deps.Rates == nil && deps.RatesCache != nil {
-		deps.Rates = fx.WithCache(fx.Embedded(), deps.RatesCache)
+		deps.Rates = withCache(deps.RatesCache)
 	}
 	if deps.Rates == nil {
 		deps.Rates = fx.Embedded()

@@ -111,16 +111,25 @@ func TestBrowserModuleSortsThroughOneRoutine(t *testing.T) {
 	}
 }
 
-// TestBrowserModuleHasNoRationals keeps math/big.Rat out of the module: the argument
-// validator compares numbers by their digits (registry/argcheck/number.go), which was 5 KB
-// gzipped less. (math/big's integers stay: decimal's arithmetic.) Skipped with -short.
-func TestBrowserModuleHasNoRationals(t *testing.T) {
+// TestBrowserModuleLeavesOutWhatThePageDoesNotRun checks the module's function names for
+// code that came back once and cost a few KB gzipped each. Skipped with -short.
+func TestBrowserModuleLeavesOutWhatThePageDoesNotRun(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the module")
 	}
+	left := []struct{ prefix, why string }{
+		// The argument validator compares numbers by their digits (registry/argcheck/number.go);
+		// math/big's integers stay, for decimal's arithmetic.
+		{"math_big.__Rat_.", "math/big.Rat: 5 KB"},
+		// The page has no rate cache (commands/ratescache_js.go).
+		{"github.com_cgt_tools_cgt_cgt_fx.WithCache", "the rate cache: 7 KB"},
+		{"embed.", "embed.FS: the schemas are strings (commands/schemas_embed_js.go)"},
+	}
 	for _, name := range moduleFunctionNames(t) {
-		if strings.HasPrefix(name, "math_big.__Rat_.") {
-			t.Errorf("the browser module links %s", name)
+		for _, l := range left {
+			if strings.HasPrefix(name, l.prefix) {
+				t.Errorf("the browser module links %s (%s)", name, l.why)
+			}
 		}
 	}
 }
