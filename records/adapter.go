@@ -51,10 +51,10 @@ func Stream(v any) iter.Seq[Record] { return of(v, builder{transient: true}) }
 
 // Shapes is Of without the values of the fields: the same records in the same order, each
 // with its structural parts (entity, kind, period, timestamp, source) and every field's name
-// and type, but the text of a field written from a value (money, a decimal, a date, a list)
-// left empty. Writing those texts is most of what deriving a record costs; what fields a
-// record has, and so the columns of the schema format (Options.Shapes) and the names
-// --fields may use (CheckFields), does not depend on them. Like Stream's, each record is
+// and type, but the fields' values left empty (a prose field's aside). Writing the values is
+// most of what deriving a record costs; what fields a record has, and so the columns of the
+// schema format (Options.Shapes) and the names --fields may use (CheckFields), does not
+// depend on them. Like Stream's, each record is
 // valid only in the loop body that is given it.
 func Shapes(v any) iter.Seq[Record] { return of(v, builder{shapesOnly: true, transient: true}) }
 

@@ -51,6 +51,10 @@ type fieldOp struct {
 	dynamic   bool        // the structural parts: an interface, scalar decides from the value
 	stringer  bool        // roleSource: a fmt.Stringer
 	appender  bool        // roleSource: an encoding.TextAppender too, which writes String's text
+	// always is set for a value field every record of the type has, as one field of this
+	// type: Shapes adds it without reading the value.
+	always    bool
+	fieldType string // always: the field's type
 }
 
 // structPlan is the fields of one struct type, either as a row (tags give the structure) or
@@ -131,10 +135,27 @@ func structPlanOf(t reflect.Type, prefix string, row bool) *structPlan {
 		default:
 			op.value = valuePlanOf(sf.Type, op.key)
 		}
+		op.always, op.fieldType = alwaysOne(op, sf.Type)
 		p.ops = append(p.ops, op)
 	}
 	actual, _ := structPlans.LoadOrStore(k, p)
 	return actual.(*structPlan)
+}
+
+// alwaysOne reports whether a value field of declared type t gives exactly one field
+// whatever its value (not omitted when empty, no pointer or interface that may be nil, not
+// flattened into several), and that field's type.
+func alwaysOne(op fieldOp, t reflect.Type) (bool, string) {
+	if op.role != roleValue || op.omitempty || op.value == nil || t.Kind() == reflect.Pointer || t.Kind() == reflect.Interface {
+		return false, ""
+	}
+	switch op.value.shape {
+	case shapeScalar, shapeList:
+		return true, op.value.typ
+	case shapeMap:
+		return true, "json"
+	}
+	return false, ""
 }
 
 func structuralRole(tag string) role {
@@ -281,7 +302,7 @@ type builder struct {
 	// worker is set in a builder deriving a share of a long list for Of: it does not share
 	// out the lists nested in it again.
 	worker bool
-	// shapesOnly leaves the texts written from values empty (Shapes).
+	// shapesOnly leaves the fields' values empty (Shapes).
 	shapesOnly bool
 	// transient records (Stream, Shapes) are valid only in the consumer's loop body given
 	// them, so their memory is used again: spare is the fields of a record the consumer is done
@@ -376,6 +397,10 @@ func (b *builder) keepText() string {
 func (b *builder) rowFields(rv reflect.Value, p *structPlan) {
 	for i := range p.ops {
 		op := &p.ops[i]
+		if op.always && b.shapesOnly {
+			b.rec.Fields = append(b.rec.Fields, Field{Key: op.key, Type: op.fieldType})
+			continue
+		}
 		fv := rv.Field(op.index)
 		switch op.role {
 		case roleSkip, roleRows:
@@ -480,12 +505,12 @@ func (b *builder) value(v reflect.Value, key string, vp *valuePlan, omitempty bo
 	}
 	switch vp.shape {
 	case shapeScalar:
-		if vp.scalar == writeString {
-			b.rec.Fields = append(b.rec.Fields, Field{Key: key, Value: v.String(), Type: vp.typ})
-			return
-		}
 		if b.shapesOnly {
 			b.rec.Fields = append(b.rec.Fields, Field{Key: key, Type: vp.typ})
+			return
+		}
+		if vp.scalar == writeString {
+			b.rec.Fields = append(b.rec.Fields, Field{Key: key, Value: v.String(), Type: vp.typ})
 			return
 		}
 		start := len(b.buf)
@@ -530,6 +555,10 @@ func (b *builder) value(v reflect.Value, key string, vp *valuePlan, omitempty bo
 func (b *builder) nestedFields(v reflect.Value, p *structPlan) {
 	for i := range p.ops {
 		op := &p.ops[i]
+		if op.always && b.shapesOnly {
+			b.rec.Fields = append(b.rec.Fields, Field{Key: op.key, Type: op.fieldType})
+			continue
+		}
 		fv := v.Field(op.index)
 		switch op.role {
 		case roleSkip, roleRows:
