@@ -10,11 +10,11 @@ import (
 	"runtime"
 	"sync"
 	"sync/atomic"
-	"syscall"
 	"testing"
 	"time"
 
 	"github.com/cgt-tools/cgt/commands"
+	"github.com/cgt-tools/cgt/internal/cputime"
 	"github.com/cgt-tools/cgt/mcp"
 	"github.com/cgt-tools/cgt/toolcli/internal/bare"
 )
@@ -98,7 +98,7 @@ func benchmarkRoundTrips(b *testing.B, url, token string, body []byte) {
 	httpClient, tr := newHTTPClient(1)
 	defer tr.CloseIdleConnections()
 	b.ReportAllocs()
-	cpu := processCPU()
+	cpu := int64(cputime.Used())
 	b.ResetTimer()
 	for b.Loop() {
 		req, _ := http.NewRequest(http.MethodPost, url, bytes.NewReader(body))
@@ -120,16 +120,7 @@ func benchmarkRoundTrips(b *testing.B, url, token string, body []byte) {
 	}
 	// CPU time per call, client and server together, is steadier than wall
 	// time on a busy machine.
-	b.ReportMetric(float64(processCPU()-cpu)/float64(b.N), "cpu-ns/op")
-}
-
-// processCPU is the user and system CPU time this process has used, in ns.
-func processCPU() int64 {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return ru.Utime.Nano() + ru.Stime.Nano()
+	b.ReportMetric(float64(int64(cputime.Used())-cpu)/float64(b.N), "cpu-ns/op")
 }
 
 var benchBody = []byte(`{"jsonrpc":"2.0","id":1,"method":"callTool","params":{"server":"calc","tool":"noop","arguments":{}}}`)
@@ -201,7 +192,7 @@ func BenchmarkCallToolConcurrent(b *testing.B) {
 			var failed atomic.Int64
 			b.SetParallelism((conns + runtime.GOMAXPROCS(0) - 1) / runtime.GOMAXPROCS(0))
 			b.ReportAllocs()
-			cpu := processCPU()
+			cpu := int64(cputime.Used())
 			b.ResetTimer()
 			b.RunParallel(func(pb *testing.PB) {
 				for pb.Next() {
@@ -226,7 +217,7 @@ func BenchmarkCallToolConcurrent(b *testing.B) {
 			}
 			rate := float64(b.N) / b.Elapsed().Seconds()
 			b.ReportMetric(rate, "calls/s")
-			b.ReportMetric(float64(processCPU()-cpu)/float64(b.N), "cpu-ns/op")
+			b.ReportMetric(float64(int64(cputime.Used())-cpu)/float64(b.N), "cpu-ns/op")
 			if bc.name == "plain_http_json" {
 				plainRate = rate
 			} else if plainRate > 0 {

@@ -4,12 +4,12 @@ import (
 	"math/rand/v2"
 	"runtime"
 	"strconv"
-	"syscall"
 	"testing"
 	"time"
 
 	"github.com/cgt-tools/cgt/cgt/dsl"
 	"github.com/cgt-tools/cgt/cgt/model"
+	"github.com/cgt-tools/cgt/internal/cputime"
 )
 
 // benchSizes are the ledger sizes of the benchmarks: time and bytes per transaction should
@@ -66,7 +66,7 @@ func startMeasure(b *testing.B) *measure {
 	m := &measure{}
 	runtime.GC()
 	runtime.ReadMemStats(&m.mem)
-	m.cpu = cpuTime()
+	m.cpu = cputime.Used()
 	b.ResetTimer()
 	return m
 }
@@ -74,22 +74,13 @@ func startMeasure(b *testing.B) *measure {
 // report adds ns/txn, cpu-ns/txn and B/txn to the benchmark's output.
 func (m *measure) report(b *testing.B, n int) {
 	b.StopTimer()
-	cpu := cpuTime() - m.cpu
+	cpu := cputime.Used() - m.cpu
 	var after runtime.MemStats
 	runtime.ReadMemStats(&after)
 	per := float64(b.N) * float64(n)
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/per, "ns/txn")
 	b.ReportMetric(float64(cpu.Nanoseconds())/per, "cpu-ns/txn")
 	b.ReportMetric(float64(after.TotalAlloc-m.mem.TotalAlloc)/per, "B/txn")
-}
-
-// cpuTime is the user plus system time the process has used.
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
 // generateText writes a generated ledger (see generateLedger) as ledger text, line by line,

@@ -4,10 +4,10 @@ import (
 	"fmt"
 	"os"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
+	"github.com/cgt-tools/cgt/internal/cputime"
 	"github.com/cgt-tools/cgt/internal/loadaware"
 )
 
@@ -41,7 +41,7 @@ func TestFlexXMLLinear(t *testing.T) {
 	}
 	small, large := flexOfTrades(n/10), flexOfTrades(n)
 	read := func(src []byte) time.Duration {
-		start := cpuTime()
+		start := cputime.Used()
 		imp, err := Read("flex.xml", src, Options{})
 		if err != nil {
 			t.Fatal(err)
@@ -49,7 +49,7 @@ func TestFlexXMLLinear(t *testing.T) {
 		if len(imp.Transactions) == 0 {
 			t.Fatal("no transactions read")
 		}
-		return cpuTime() - start
+		return cputime.Used() - start
 	}
 	read(small) // warm up
 	var tenSmall time.Duration
@@ -78,9 +78,9 @@ func TestHugeNumberRejectedFast(t *testing.T) {
 		{"flex xml price", strings.Replace(string(flexOfTrades(2)), `tradePrice="0.70"`, `tradePrice="0.`+huge+`"`, 1)},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			start := cpuTime()
+			start := cputime.Used()
 			_, err := Read("flex.xml", []byte(tc.src), Options{})
-			took := cpuTime() - start
+			took := cputime.Used() - start
 			if err == nil || !strings.Contains(err.Error(), "more than 60 digits") {
 				t.Errorf("err = %v, want one saying the number has more than 60 digits", clip(fmt.Sprint(err), 300))
 			}
@@ -92,15 +92,6 @@ func TestHugeNumberRejectedFast(t *testing.T) {
 			}
 		})
 	}
-}
-
-// cpuTime is the CPU time this process has used (user and system, all threads).
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
 // TestVanguardLinear guards the Vanguard reader's linearity: a cash and investment report of
@@ -120,11 +111,11 @@ func TestVanguardLinear(t *testing.T) {
 	reps := size/len(body) + 1
 	small, large := []byte(head+"\n"+strings.Repeat(body+"\n", reps/10)), []byte(head+"\n"+strings.Repeat(body+"\n", reps))
 	read := func(src []byte) time.Duration {
-		start := cpuTime()
+		start := cputime.Used()
 		if _, err := Read("vanguard.csv", src, Options{}); err != nil {
 			t.Fatal(err)
 		}
-		return cpuTime() - start
+		return cputime.Used() - start
 	}
 	read(small)
 	var tenSmall time.Duration

@@ -11,11 +11,11 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 
 	"github.com/cgt-tools/cgt/cli"
+	"github.com/cgt-tools/cgt/internal/cputime"
 	"github.com/cgt-tools/cgt/internal/ledgergen"
 )
 
@@ -189,14 +189,14 @@ func BenchmarkReportLedger(b *testing.B) {
 			runtime.GC()
 			var before, after runtime.MemStats
 			runtime.ReadMemStats(&before)
-			cpu := cpuTime()
+			cpu := cputime.Used()
 			for b.Loop() {
 				out = 0
 				if code := cli.Run(f, []string{"report.calculate", path, "--output", format}); code != 0 {
 					b.Fatalf("exit %d", code)
 				}
 			}
-			cpu = cpuTime() - cpu
+			cpu = cputime.Used() - cpu
 			runtime.ReadMemStats(&after)
 			per := float64(b.N) * float64(lines)
 			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/per, "ns/line")
@@ -205,15 +205,6 @@ func BenchmarkReportLedger(b *testing.B) {
 			b.ReportMetric(float64(out)/float64(lines), "out-bytes/line")
 		})
 	}
-}
-
-// cpuTime is the user plus system time the process has used.
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
 // BenchmarkImport runs transactions.import in the process on a Trading 212 export of 100,000
@@ -239,7 +230,7 @@ func BenchmarkImport(b *testing.B) {
 	var out countingWriter
 	f := newFactory()
 	f.Stdin, f.Stdout, f.Stderr = strings.NewReader(""), &out, io.Discard
-	cpu := cpuTime()
+	cpu := cputime.Used()
 	b.ReportAllocs()
 	for b.Loop() {
 		out = 0
@@ -247,7 +238,7 @@ func BenchmarkImport(b *testing.B) {
 			b.Fatalf("exit %d", code)
 		}
 	}
-	cpu = cpuTime() - cpu
+	cpu = cputime.Used() - cpu
 	b.ReportMetric(float64(cpu.Nanoseconds())/float64(b.N)/1e6, "cpu-ms/op")
 	b.ReportMetric(float64(out)/float64(rows), "out-bytes/row")
 }

@@ -30,7 +30,7 @@ for run in "$@"; do
   label=${run%% *}
   awk -v l="$label" '$1 == l { n++; w[n] = $2; c = $3 + $4; if (n == 1 || c < cpu) cpu = c; if ($5 > peak) peak = $5 }
     END { for (i = 2; i <= n; i++) for (j = i; j > 1 && w[j - 1] > w[j]; j--) { t = w[j]; w[j] = w[j - 1]; w[j - 1] = t }
-      printf "  %s: %.2f s best, %.2f s median, %.2f s CPU, %.0f MB peak\n", l, w[1], w[int((n + 1) / 2)], cpu, peak / 1024 }' "$runs"
+      printf "  %s: %.2f s best, %.2f s median, %.2f s CPU, %.0f MiB peak\n", l, w[1], w[int((n + 1) / 2)], cpu, peak / 1024 }' "$runs"
 done
 rm -f "$runs"
 echo "load average: $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc) processors"
