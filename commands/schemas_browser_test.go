@@ -4,17 +4,20 @@ import (
 	"go/ast"
 	"go/parser"
 	"go/token"
+	"reflect"
 	"slices"
 	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/cgt-tools/cgt/records"
 	"github.com/cgt-tools/cgt/registry"
 )
 
 // TestBrowserSchemasAreThoseOfItsCommands checks the browser module's embedded argument
 // schemas (schemas_embed_js.go, built only for js) against its commands (browser_js.go): every
-// command the module registers has its input schema embedded under its name, and no other.
+// command the module registers has its input schema embedded under its name, and no other;
+// and its result writes its own text.
 // A command added to the registry and not left out of the module would otherwise fail every
 // request in the page for want of its schema.
 func TestBrowserSchemasAreThoseOfItsCommands(t *testing.T) {
@@ -46,9 +49,15 @@ func TestBrowserSchemasAreThoseOfItsCommands(t *testing.T) {
 		}
 	}
 	var want []string
+	texter := reflect.TypeFor[records.Texter]()
 	for _, c := range All() {
 		if !out[c.Meta().Name] {
 			want = append(want, c.Meta().Name)
+			// The module writes a result's text only as the result writes it (records.Texter):
+			// the CLI's table of records for the others is not linked into it.
+			if !c.ResultType().Implements(texter) {
+				t.Errorf("%s runs in the browser module but its result (%s) does not write its own text", c.Meta().Name, c.ResultType())
+			}
 		}
 	}
 

@@ -144,15 +144,10 @@ func Run(req Request) Response {
 				out.HTML = b.String()
 			}
 		case "text":
-			// As the CLI's --output text: the result's own text (an imported ledger prints
-			// as ledger lines), or its records as a table.
-			var err error
-			if t, ok := res.Data.(records.Texter); ok {
-				err = t.WriteText(&b, res.Warnings)
-			} else {
-				err = records.WriteText(&b, records.Of(res.Data), res.Warnings)
-			}
-			if err == nil {
+			// As the CLI's --output text: every command the page runs writes its result's
+			// own text (an imported ledger prints as ledger lines). The CLI's table of a
+			// result's records for the others (records.Of) is not linked: 0.1 MB of code.
+			if t, ok := res.Data.(records.Texter); ok && t.WriteText(&b, res.Warnings) == nil {
 				out.Text = b.String()
 			}
 		}
