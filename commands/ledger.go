@@ -314,7 +314,13 @@ func (a *AccountsArg) rules() ([]sources.AccountRule, error) {
 	return sources.ParseAccounts(items)
 }
 
-// ledgerName names a ledger for records (sources.LedgerName).
+// ledgerName names a ledger for records (sources.LedgerName): the files in the order they
+// are read, the paths named and then the files given inline, by their names.
 func (a LedgerArgs) ledgerName() string {
-	return sources.LedgerName(a.Path, a.CGTContent != "", a.Transactions != nil, len(a.Extra) > 0)
+	in := a.ledger()
+	names := append([]string{}, in.paths...)
+	for _, f := range in.files {
+		names = append(names, f.Name)
+	}
+	return sources.LedgerName(names, a.CGTContent != "", a.Transactions != nil, len(a.Extra) > 0)
 }

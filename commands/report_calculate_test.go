@@ -3,11 +3,14 @@ package commands
 import (
 	"context"
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
 
 	"github.com/cgt-tools/cgt/envelope"
+	"github.com/cgt-tools/cgt/records"
 	"github.com/cgt-tools/cgt/registry"
 )
 
@@ -116,6 +119,38 @@ func TestTaxableIncomeErrors(t *testing.T) {
 		}
 		if res.OK || res.Error == nil || res.Error.Code != envelope.InvalidArgument || !strings.Contains(res.Error.Message, want) {
 			t.Errorf("%s: want invalid_argument with %q, got %s", value, want, envelope.MarshalCompact(res))
+		}
+	}
+}
+
+// TestLedgerNamedByItsFiles checks the name a report's records give their ledger: the files
+// in the order they are read, paths and then files given inline by their names.
+func TestLedgerNamedByItsFiles(t *testing.T) {
+	const text = "2024-04-01 BUY AAPL 100 @ 150.00 USD\n2024-06-20 SELL AAPL 50 @ 180.00 USD"
+	path := filepath.Join(t.TempDir(), "broker.cgt")
+	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	inline := map[string]any{"name": "my-trades.cgt", "content": text}
+	reg := testRegistry(t)
+	for _, c := range []struct {
+		args map[string]any
+		want string
+	}{
+		{map[string]any{"files": []any{inline}}, "my-trades.cgt"},
+		{map[string]any{"path": []string{path}, "files": []any{inline}}, "broker.cgt+my-trades.cgt"},
+		{map[string]any{"files": []any{path, inline}}, "broker.cgt+my-trades.cgt"},
+		{map[string]any{"cgt_content": text}, "ledger"},
+		{map[string]any{"files": []any{inline}, "extra": []string{"2024-07-01 BUY AAPL 1 @ 150.00 USD"}}, "my-trades.cgt+extra"},
+	} {
+		res := execArgs(reg, "report.calculate", c.args)
+		if !res.OK {
+			t.Fatalf("%v: %v", c.args, res.Error)
+		}
+		for r := range records.Of(res.Data) {
+			if r.Kind == "tax_year" && r.Entity != c.want {
+				t.Errorf("%v: the tax year's entity is %q, want %q", c.args, r.Entity, c.want)
+			}
 		}
 	}
 }
