@@ -299,14 +299,21 @@ func (a *AccountsArg) rules() ([]sources.AccountRule, error) {
 	case json.Unmarshal(a.raw, &list) == nil:
 		items = list
 	case json.Unmarshal(a.raw, &obj) == nil:
+		// Each key is one glob, taken whole: a file's name may hold a comma.
 		keys := make([]string, 0, len(obj))
 		for k := range obj {
 			keys = append(keys, k)
 		}
 		order.Ascending(keys)
+		var rules []sources.AccountRule
 		for _, k := range keys {
-			items = append(items, k+"="+obj[k])
+			r, err := sources.ParseAccountPair(k, obj[k])
+			if err != nil {
+				return nil, err
+			}
+			rules = append(rules, r)
 		}
+		return rules, nil
 	default:
 		return nil, envelope.New(envelope.InvalidArgument, "accounts must be a string GLOB=LABEL:TYPE[,...], a list of them, or an object {GLOB: \"LABEL:TYPE\"}",
 			"Say which account each file is in.", "accounts=t212-isa*.csv=MYISA:ISA").With("argument", "accounts")

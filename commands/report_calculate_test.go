@@ -154,3 +154,18 @@ func TestLedgerNamedByItsFiles(t *testing.T) {
 		}
 	}
 }
+
+// TestAccountsObjectTakesAFileNameWithAComma checks the accounts argument's object form: the
+// key is one file name or glob, commas and all, so a file named with one is put in its account.
+func TestAccountsObjectTakesAFileNameWithAComma(t *testing.T) {
+	inline := map[string]any{"name": "trades, 2024.cgt", "content": "2024-04-01 BUY AAPL 100 @ 150.00 USD\n2024-06-20 SELL AAPL 50 @ 180.00 USD"}
+	res := execArgs(testRegistry(t), "report.calculate", map[string]any{"files": []any{inline}, "accounts": map[string]string{"trades, 2024.cgt": "MYISA:ISA"}})
+	if !res.OK {
+		t.Fatalf("%v", res.Error)
+	}
+	for r := range records.Of(res.Data) {
+		if r.Kind == "disposal" {
+			t.Errorf("a sale in an ISA is a chargeable disposal: %+v", r)
+		}
+	}
+}

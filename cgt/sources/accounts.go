@@ -52,6 +52,18 @@ func ParseAccounts(items []string) ([]AccountRule, error) {
 	return rules, nil
 }
 
+// ParseAccountPair reads one rule of the accounts argument's object form, {GLOB: "LABEL:TYPE"}:
+// the glob is taken whole, commas and all (a file named "trades, 2024.csv").
+func ParseAccountPair(glob, account string) (AccountRule, error) {
+	s := glob + "=" + account
+	colon := strings.LastIndexByte(account, ':')
+	if strings.TrimSpace(glob) == "" || colon < 0 {
+		return AccountRule{}, accountsError(s, "accounts item "+quote(glob)+": "+quote(account)+" is not GLOB: \"LABEL:TYPE\"",
+			"Name the files (a file name or a glob such as t212-isa*.csv), and give the account label, then : its type (ISA, LISA, JISA, SIPP or GIA).")
+	}
+	return accountRule(s, strings.TrimSpace(glob), strings.TrimSpace(account[:colon]), strings.TrimSpace(account[colon+1:]))
+}
+
 func parseAccountRule(s string) (AccountRule, error) {
 	eq := strings.LastIndexByte(s, '=')
 	colon := strings.LastIndexByte(s, ':')
@@ -59,7 +71,11 @@ func parseAccountRule(s string) (AccountRule, error) {
 		return AccountRule{}, accountsError(s, "accounts item "+quote(s)+" is not GLOB=LABEL:TYPE",
 			"Name the files (a file name or a glob such as t212-isa*.csv), then = the account label, then : its type (ISA, LISA, JISA, SIPP or GIA).")
 	}
-	glob, label, typ := strings.TrimSpace(s[:eq]), strings.TrimSpace(s[eq+1:colon]), strings.TrimSpace(s[colon+1:])
+	return accountRule(s, strings.TrimSpace(s[:eq]), strings.TrimSpace(s[eq+1:colon]), strings.TrimSpace(s[colon+1:]))
+}
+
+// accountRule checks a rule's parts; s is the rule as given, for the errors.
+func accountRule(s, glob, label, typ string) (AccountRule, error) {
 	if _, err := path.Match(glob, ""); err != nil {
 		return AccountRule{}, accountsError(s, "accounts: "+quote(glob)+" is not a valid file pattern",
 			"Use * and ? for any characters, [abc] for one of a set; or give the file's exact name.")

@@ -115,6 +115,23 @@ func TestAccountsArgument(t *testing.T) {
 	}
 }
 
+// TestAccountPairTakesTheGlobWhole checks the object form {GLOB: "LABEL:TYPE"}: a file name
+// with a comma is one glob, and the pair is checked as the string form is.
+func TestAccountPairTakesTheGlobWhole(t *testing.T) {
+	r, err := ParseAccountPair("trades, 2024.csv", " myisa : isa ")
+	if err != nil || r.Glob != "trades, 2024.csv" || r.Label != "MYISA" || r.Type != "ISA" {
+		t.Fatalf("rule %+v, %v", r, err)
+	}
+	if !r.matches("exports/trades, 2024.csv") || r.matches("trades") {
+		t.Error("glob matching")
+	}
+	for _, bad := range [][2]string{{"isa.csv", "A"}, {"", "A:ISA"}, {"isa.csv", "A:ISAA"}, {"[.csv", "A:ISA"}, {"isa.csv", ":ISA"}} {
+		if _, err := ParseAccountPair(bad[0], bad[1]); err == nil {
+			t.Errorf("%q: %q was accepted", bad[0], bad[1])
+		}
+	}
+}
+
 func TestAccountsWarnings(t *testing.T) {
 	rules, _ := ParseAccounts([]string{"t212-*.csv=T:ISA", "empty.cgt=E:ISA"})
 	got, err := load(t, []Input{
