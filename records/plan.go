@@ -61,9 +61,37 @@ type fieldOp struct {
 // nested in a row under a key prefix (every field but "-" and rows is a value).
 type structPlan struct {
 	ops []fieldOp
+	// shape is the ops as Shapes reads them: runs of fields every record has, added as they
+	// are, between the ops whose values decide.
+	shape []shapeStep
 	// fields is the most fields a record of this row type has had: the capacity given to
 	// the next one's.
 	fields atomic.Int32
+}
+
+// shapeStep is a run of fields every record of a type has (fixed), or else one op.
+type shapeStep struct {
+	fixed []Field
+	op    *fieldOp
+}
+
+// shapeSteps groups p's ops for Shapes.
+func shapeSteps(ops []fieldOp) []shapeStep {
+	var steps []shapeStep
+	for i := range ops {
+		op := &ops[i]
+		if !op.always {
+			steps = append(steps, shapeStep{op: op})
+			continue
+		}
+		f := Field{Key: op.key, Type: op.fieldType}
+		if n := len(steps); n > 0 && steps[n-1].fixed != nil {
+			steps[n-1].fixed = append(steps[n-1].fixed, f)
+		} else {
+			steps = append(steps, shapeStep{fixed: []Field{f}})
+		}
+	}
+	return steps
 }
 
 // lazyPlan is a struct plan made when first used, so that a type that holds itself (through
@@ -138,6 +166,7 @@ func structPlanOf(t reflect.Type, prefix string, row bool) *structPlan {
 		op.always, op.fieldType = alwaysOne(op, sf.Type)
 		p.ops = append(p.ops, op)
 	}
+	p.shape = shapeSteps(p.ops)
 	actual, _ := structPlans.LoadOrStore(k, p)
 	return actual.(*structPlan)
 }
@@ -395,36 +424,46 @@ func (b *builder) keepText() string {
 }
 
 func (b *builder) rowFields(rv reflect.Value, p *structPlan) {
+	if b.shapesOnly {
+		for _, st := range p.shape {
+			if st.op == nil {
+				b.rec.Fields = append(b.rec.Fields, st.fixed...)
+			} else {
+				b.rowField(rv, st.op)
+			}
+		}
+		return
+	}
 	for i := range p.ops {
-		op := &p.ops[i]
-		if op.always && b.shapesOnly {
-			b.rec.Fields = append(b.rec.Fields, Field{Key: op.key, Type: op.fieldType})
-			continue
+		b.rowField(rv, &p.ops[i])
+	}
+}
+
+// rowField adds what one field of a row gives its record.
+func (b *builder) rowField(rv reflect.Value, op *fieldOp) {
+	fv := rv.Field(op.index)
+	switch op.role {
+	case roleSkip, roleRows:
+	case roleEmbedded:
+		if inner := indirect(fv); inner.IsValid() {
+			b.rowFields(inner, op.embedded.get())
 		}
-		fv := rv.Field(op.index)
-		switch op.role {
-		case roleSkip, roleRows:
-		case roleEmbedded:
-			if inner := indirect(fv); inner.IsValid() {
-				b.rowFields(inner, op.embedded.get())
-			}
-		case roleEntity:
-			b.rec.Entity = b.scalarText(fv, op, spanEntity)
-		case rolePeriod:
-			b.rec.Period = b.scalarText(fv, op, spanPeriod)
-		case roleTimestamp:
-			b.rec.Timestamp = b.scalarText(fv, op, spanTimestamp)
-		case roleSource:
-			if op.appender {
-				b.appendSource(fv)
-			} else if s := b.source(fv, op); s != "" {
-				b.rec.Source = s
-			}
-		case roleProse:
-			b.prose(rv, fv, op.key)
-		default:
-			b.value(fv, op.key, op.value, op.omitempty)
+	case roleEntity:
+		b.rec.Entity = b.scalarText(fv, op, spanEntity)
+	case rolePeriod:
+		b.rec.Period = b.scalarText(fv, op, spanPeriod)
+	case roleTimestamp:
+		b.rec.Timestamp = b.scalarText(fv, op, spanTimestamp)
+	case roleSource:
+		if op.appender {
+			b.appendSource(fv)
+		} else if s := b.source(fv, op); s != "" {
+			b.rec.Source = s
 		}
+	case roleProse:
+		b.prose(rv, fv, op.key)
+	default:
+		b.value(fv, op.key, op.value, op.omitempty)
 	}
 }
 
@@ -553,22 +592,31 @@ func (b *builder) value(v reflect.Value, key string, vp *valuePlan, omitempty bo
 
 // nestedFields adds the fields of a nested struct, and of the structs embedded in it.
 func (b *builder) nestedFields(v reflect.Value, p *structPlan) {
-	for i := range p.ops {
-		op := &p.ops[i]
-		if op.always && b.shapesOnly {
-			b.rec.Fields = append(b.rec.Fields, Field{Key: op.key, Type: op.fieldType})
-			continue
-		}
-		fv := v.Field(op.index)
-		switch op.role {
-		case roleSkip, roleRows:
-		case roleEmbedded:
-			if inner := indirect(fv); inner.IsValid() {
-				b.nestedFields(inner, op.embedded.get())
+	if b.shapesOnly {
+		for _, st := range p.shape {
+			if st.op == nil {
+				b.rec.Fields = append(b.rec.Fields, st.fixed...)
+			} else {
+				b.nestedField(v, st.op)
 			}
-		default:
-			b.value(fv, op.key, op.value, op.omitempty)
 		}
+		return
+	}
+	for i := range p.ops {
+		b.nestedField(v, &p.ops[i])
+	}
+}
+
+func (b *builder) nestedField(v reflect.Value, op *fieldOp) {
+	fv := v.Field(op.index)
+	switch op.role {
+	case roleSkip, roleRows:
+	case roleEmbedded:
+		if inner := indirect(fv); inner.IsValid() {
+			b.nestedFields(inner, op.embedded.get())
+		}
+	default:
+		b.value(fv, op.key, op.value, op.omitempty)
 	}
 }
 
