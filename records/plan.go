@@ -313,6 +313,10 @@ func scalarWriteOf(t reflect.Type) scalarWrite {
 		}
 	}
 	switch {
+	case t.Implements(textAppenderType) && t.Implements(jsonAppenderType) && t.Implements(marshalerType):
+		// A value that writes both its JSON string and that string's text (the domain's
+		// money, decimals and dates): the text, without quoting it and checking it back.
+		return writeTextAppender
 	case t.Implements(jsonAppenderType) && t.Implements(marshalerType):
 		return writeAppendJSON
 	case t.Implements(marshalerType):

@@ -13,6 +13,10 @@ func (m Money) AppendJSON(b []byte) []byte {
 // AppendString appends the form String writes.
 func (m Money) AppendString(b []byte) []byte { return m.appendFixed(b) }
 
+// AppendText appends the text of the JSON string AppendJSON writes (encoding.TextAppender): a
+// report's records write figures through it.
+func (m Money) AppendText(b []byte) ([]byte, error) { return m.appendFixed(b), nil }
+
 // AppendJSON appends the JSON form MarshalJSON writes ("4.1565"), without allocating when the
 // value is held compactly.
 func (d Decimal) AppendJSON(b []byte) []byte {
@@ -20,6 +24,9 @@ func (d Decimal) AppendJSON(b []byte) []byte {
 	b = d.AppendString(b)
 	return append(b, '"')
 }
+
+// AppendText appends the text of the JSON string AppendJSON writes (encoding.TextAppender).
+func (d Decimal) AppendText(b []byte) ([]byte, error) { return d.AppendString(b), nil }
 
 // AppendString appends the form String writes.
 func (d Decimal) AppendString(b []byte) []byte {
@@ -47,6 +54,9 @@ func (d Date) AppendJSON(b []byte) []byte {
 	b = d.AppendString(b)
 	return append(b, '"')
 }
+
+// AppendText appends the text of the JSON string AppendJSON writes (encoding.TextAppender).
+func (d Date) AppendText(b []byte) ([]byte, error) { return d.AppendString(b), nil }
 
 // AppendString appends the form String writes (YYYY-MM-DD), computing the civil date from
 // the day number directly for years 1 to 9999 rather than through time.Time.

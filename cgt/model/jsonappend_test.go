@@ -1,6 +1,7 @@
 package model
 
 import (
+	"encoding"
 	"encoding/json"
 	"testing"
 
@@ -8,7 +9,7 @@ import (
 )
 
 // The appenders must write exactly what MarshalJSON writes, since the report writer uses them
-// in its place.
+// in its place; AppendText the text of that JSON string, which the records are written from.
 func TestAppendJSONMatchesMarshalJSON(t *testing.T) {
 	for _, s := range []string{"0", "-0", "1", "-1", "0.005", "-0.005", "0.004999", "1234.5", "-1234.565",
 		"100.000", "0.0000001", "123456789012345678901234567890.123456789", "1e30", "-2.5e-25", "7.00000000000000000001"} {
@@ -20,6 +21,9 @@ func TestAppendJSONMatchesMarshalJSON(t *testing.T) {
 			want, _ := v.MarshalJSON()
 			if got := v.AppendJSON([]byte("x")); string(got) != "x"+string(want) {
 				t.Errorf("%T %s: AppendJSON %s, MarshalJSON %s", v, s, got[1:], want)
+			}
+			if got, _ := v.(encoding.TextAppender).AppendText([]byte("x")); string(got) != "x"+string(want[1:len(want)-1]) {
+				t.Errorf("%T %s: AppendText %s, MarshalJSON %s", v, s, got[1:], want)
 			}
 		}
 	}
@@ -35,6 +39,9 @@ func TestDateAppendStringMatchesString(t *testing.T) {
 		want, _ := d.MarshalJSON()
 		if got := d.AppendJSON(nil); string(got) != string(want) {
 			t.Errorf("%s: %s, want %s", d, got, want)
+		}
+		if got, _ := d.AppendText(nil); `"`+string(got)+`"` != string(want) {
+			t.Errorf("%s: AppendText %s, want the text of %s", d, got, want)
 		}
 	}
 }
