@@ -136,7 +136,7 @@ func randomNumberText(r *rand.Rand) string {
 
 // The forms a decoder yields (float64, float32, Go integers) read as big.Rat read them.
 func TestToNumberAgreesWithRatOnGoValues(t *testing.T) {
-	for _, v := range []any{0.1, -0.0, 1e21, 1e-7, 5e-324, math.MaxFloat64, 9007199254740993.0, float32(0.1), float32(1e30),
+	for _, v := range []any{0.1, math.Copysign(0, -1), 1e21, 1e-7, 5e-324, math.MaxFloat64, 9007199254740993.0, float32(0.1), float32(1e30),
 		3, int8(-3), uint64(math.MaxUint64), int64(math.MinInt64), uint8(200), json.Number("12.50")} {
 		n, ok := toNumber(v)
 		r, rok := ratOf(fmt.Sprint(v))
