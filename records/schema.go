@@ -51,6 +51,9 @@ func countColumns(shapes iter.Seq[Record], named []string) columns {
 		c.time = c.time || r.Timestamp != ""
 		c.src = c.src || r.Source != ""
 		if named != nil {
+			if c.period && c.time && c.src {
+				break // the field columns are those named: nothing more to learn
+			}
 			continue
 		}
 		rows++
