@@ -175,8 +175,9 @@ func collectAtLimitOnly() {
 	debug.SetGCPercent(-1)
 }
 
-// Reserved reports whether Reserve has mapped memory for the report: the heap's pages are then mapped already, and memory the allocator hands out has
-// been written (zeroed), so a caller need not touch fresh memory to map it.
+// Reserved reports whether Reserve has mapped memory for the report: the heap's pages are
+// then mapped already, and memory the allocator hands out has been written (zeroed), so a
+// caller need not touch fresh memory to map it.
 func Reserved() bool { return reserved.Load() }
 
 var reserved atomic.Bool
