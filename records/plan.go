@@ -427,6 +427,8 @@ func (b *builder) keepText() string {
 	return unsafe.String(&b.text[start], len(b.buf))
 }
 
+// rowFields adds the fields of a row's struct, or of a struct nested in a row (whose plan's
+// fields are all values, and the structs embedded in it).
 func (b *builder) rowFields(rv reflect.Value, p *structPlan) {
 	if b.shapesOnly {
 		for _, st := range p.shape {
@@ -561,7 +563,7 @@ func (b *builder) value(v reflect.Value, key string, vp *valuePlan, omitempty bo
 		b.spans = append(b.spans, span{len(b.rec.Fields), start, len(b.buf)})
 		b.rec.Fields = append(b.rec.Fields, Field{Key: key, Type: vp.typ})
 	case shapeStruct:
-		b.nestedFields(v, vp.nested.get())
+		b.rowFields(v, vp.nested.get()) // a nested plan holds values only
 	case shapeList:
 		if b.shapesOnly {
 			b.rec.Fields = append(b.rec.Fields, Field{Key: key, Type: "list"})
@@ -591,36 +593,6 @@ func (b *builder) value(v reflect.Value, key string, vp *valuePlan, omitempty bo
 		}
 		j, _ := json.Marshal(v.Interface())
 		b.rec.Fields = append(b.rec.Fields, Field{Key: key, Value: string(j), Type: "json"})
-	}
-}
-
-// nestedFields adds the fields of a nested struct, and of the structs embedded in it.
-func (b *builder) nestedFields(v reflect.Value, p *structPlan) {
-	if b.shapesOnly {
-		for _, st := range p.shape {
-			if st.op == nil {
-				b.rec.Fields = append(b.rec.Fields, st.fixed...)
-			} else {
-				b.nestedField(v, st.op)
-			}
-		}
-		return
-	}
-	for i := range p.ops {
-		b.nestedField(v, &p.ops[i])
-	}
-}
-
-func (b *builder) nestedField(v reflect.Value, op *fieldOp) {
-	fv := v.Field(op.index)
-	switch op.role {
-	case roleSkip, roleRows:
-	case roleEmbedded:
-		if inner := indirect(fv); inner.IsValid() {
-			b.nestedFields(inner, op.embedded.get())
-		}
-	default:
-		b.value(fv, op.key, op.value, op.omitempty)
 	}
 }
 

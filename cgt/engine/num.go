@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"cmp"
 	"math"
 
 	"github.com/cgt-tools/cgt/cgt/internal/wide"
@@ -223,7 +224,7 @@ func (n num) trim() num {
 func (n num) cmp(m num) int {
 	if n.big == nil && m.big == nil {
 		if s, t := n.sign(), m.sign(); s != t || s == 0 {
-			return cmpInt(s, t)
+			return cmp.Compare(s, t)
 		}
 		a, b, ok := n, m, true
 		if n.exp != m.exp {
@@ -238,16 +239,6 @@ func (n num) cmp(m num) int {
 		}
 	}
 	return n.decimal().Cmp(m.decimal())
-}
-
-func cmpInt(a, b int) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }
 
 func (n num) equal(m num) bool { return n.cmp(m) == 0 }

@@ -1,6 +1,7 @@
 package argcheck
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"math"
@@ -124,9 +125,9 @@ func (n number) sign() int {
 // cmp compares n and m: -1, 0 or +1.
 func (n number) cmp(m number) int {
 	if sn, sm := n.sign(), m.sign(); sn != sm || sn == 0 {
-		return cmpInt(int64(sn), int64(sm))
+		return cmp.Compare(int64(sn), int64(sm))
 	}
-	c := cmpInt(int64(len(n.coef))+n.exp, int64(len(m.coef))+m.exp) // where the first digit stands
+	c := cmp.Compare(int64(len(n.coef))+n.exp, int64(len(m.coef))+m.exp) // where the first digit stands
 	if c == 0 {
 		c = strings.Compare(n.coef, m.coef) // same length of digits compared, then the longer is more
 	}
@@ -134,16 +135,6 @@ func (n number) cmp(m number) int {
 		return -c
 	}
 	return c
-}
-
-func cmpInt(a, b int64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }
 
 // isInt reports whether n is a whole number.
