@@ -71,7 +71,32 @@ func parseAccountRule(s string) (AccountRule, error) {
 		return AccountRule{}, accountsError(s, "accounts item "+quote(s)+" is not GLOB=LABEL:TYPE",
 			"Name the files (a file name or a glob such as t212-isa*.csv), then = the account label, then : its type (ISA, LISA, JISA, SIPP or GIA).")
 	}
-	return accountRule(s, strings.TrimSpace(s[:eq]), strings.TrimSpace(s[eq+1:colon]), strings.TrimSpace(s[colon+1:]))
+	glob := strings.TrimSpace(s[:eq])
+	if strings.ContainsRune(glob, '=') && strings.ContainsRune(glob, ':') {
+		return AccountRule{}, runTogether(s)
+	}
+	return accountRule(s, glob, strings.TrimSpace(s[eq+1:colon]), strings.TrimSpace(s[colon+1:]))
+}
+
+// runTogether is the error for two accounts items written as one: "a.csv=A:ISA b.csv=B:GIA"
+// in the string form (a file name holding both = and : is taken for that), or a value
+// "A:ISA,b.csv=B:GIA" in the object form. Read as one item, every file named would be in the
+// last account: the wrong wrapper, and the wrong tax, without a word. When the items
+// separated by commas are valid, the error offers them.
+func runTogether(s string) *model.Error {
+	e := accountsError(s, "accounts item "+quote(s)+" holds more than one GLOB=LABEL:TYPE",
+		"Separate the items with commas; in the object form give each file pattern its own key. A label holds no = or :.")
+	// Each item of a list with a comma is shorter than s, so this check ends.
+	if meant := strings.Join(strings.Fields(s), ","); strings.ContainsRune(meant, ',') {
+		if rules, err := ParseAccounts([]string{meant}); err == nil && len(rules) > 1 {
+			items := make([]string, len(rules))
+			for i, r := range rules {
+				items[i] = quote(r.Glob + "=" + r.Label + ":" + r.Type)
+			}
+			e.Message += "; did you mean the items " + strings.Join(items[:len(items)-1], ", ") + " and " + items[len(items)-1] + "?"
+		}
+	}
+	return e
 }
 
 // accountRule checks a rule's parts; s is the rule as given, for the errors.
@@ -79,6 +104,9 @@ func accountRule(s, glob, label, typ string) (AccountRule, error) {
 	if _, err := path.Match(glob, ""); err != nil {
 		return AccountRule{}, accountsError(s, "accounts: "+quote(glob)+" is not a valid file pattern",
 			"Use * and ? for any characters, [abc] for one of a set; or give the file's exact name.")
+	}
+	if strings.ContainsAny(label, "=:") {
+		return AccountRule{}, runTogether(s)
 	}
 	canon, msg, hint := dsl.CheckAccountLabel(label)
 	if msg != "" {

@@ -164,3 +164,44 @@ func TestUnreadRowsComeFirst(t *testing.T) {
 		t.Fatalf("unread %v, warnings %q", got.Unread, got.Warnings)
 	}
 }
+
+// TestAccountItemsRunTogether checks that two items written as one are refused with the
+// items they were meant to be, in the string form (a missing comma) and the object form (a
+// value holding the next item), rather than read as one file pattern or one label.
+func TestAccountItemsRunTogether(t *testing.T) {
+	meant := `did you mean the items "a.csv=A:ISA" and "b.csv=B:GIA"?`
+	for _, tc := range []struct {
+		name string
+		pair [2]string // object form, when set
+		item string    // string form
+		want string
+	}{
+		{name: "space", item: "a.csv=A:ISA b.csv=B:GIA", want: meant},
+		{name: "spaces and tabs", item: " a.csv=A:ISA \t b.csv=B:GIA ", want: meant},
+		{name: "object value", pair: [2]string{"a.csv", "A:ISA,b.csv=B:GIA"}, want: meant},
+		{name: "object value, space", pair: [2]string{"a.csv", "A:ISA b.csv=B:GIA"}, want: meant},
+		{name: "label with a colon", item: "a.csv=A:ISA:GIA", want: "holds more than one"},
+		{name: "object label with a colon", pair: [2]string{"a.csv", "A:ISA:GIA"}, want: "holds more than one"},
+		{name: "no valid items", item: "a.csv=A:ISA b.csv=B:NOPE", want: "holds more than one"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var err error
+			if tc.pair[0] != "" {
+				_, err = ParseAccountPair(tc.pair[0], tc.pair[1])
+			} else {
+				_, err = ParseAccounts([]string{tc.item})
+			}
+			var me *model.Error
+			if !errors.As(err, &me) || !strings.Contains(me.Message, tc.want) || me.Code != model.CodeInvalidArgument || len(me.Examples) == 0 {
+				t.Fatalf("error %v, want %q", err, tc.want)
+			}
+			if tc.want != meant && strings.Contains(me.Message, "did you mean") {
+				t.Errorf("offers items that are not valid: %s", me.Message)
+			}
+		})
+	}
+	// A file name with = alone is still a file name.
+	if rules, err := ParseAccounts([]string{"x=1.csv=A:ISA"}); err != nil || len(rules) != 1 || rules[0].Glob != "x=1.csv" {
+		t.Fatalf("rules %+v, %v", rules, err)
+	}
+}
