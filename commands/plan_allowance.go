@@ -43,6 +43,7 @@ var PlanAllowance = registry.NewCommand(registry.Meta{
 	SideEffects:    registry.LocalFileRead,
 	RateLimitNotes: "None.",
 	CitationFields: []string{"exempt_left", "net_gain", "holdings[].unrealised_gain"},
+	KeyFields:      []string{"exempt_left", "taxable_gain", "tax", "unrealised_gain", "net_gain"},
 	Agent: registry.Agent{
 		UseWhen:   []string{"The user asks how much they can sell tax-free this year."},
 		AvoidWhen: []string{},

@@ -53,6 +53,7 @@ var PlanHarvest = registry.NewCommand(registry.Meta{
 	SideEffects:    registry.LocalFileRead,
 	RateLimitNotes: "None.",
 	CitationFields: []string{"sales[].quantity", "sales[].gain", "after.exempt_left", "first_safe_rebuy"},
+	KeyFields:      []string{"realised_gain", "tax_cost", "quantity", "after.taxable_gain", "after.exempt_left", "first_safe_rebuy"},
 	Agent: registry.Agent{
 		UseWhen:   []string{"The user wants to use this year's allowance or harvest losses."},
 		AvoidWhen: []string{},

@@ -49,6 +49,7 @@ var PlanSale = registry.NewCommand(registry.Meta{
 	SideEffects:    registry.LocalFileRead,
 	RateLimitNotes: "None.",
 	CitationFields: []string{"gain", "after.exempt_left", "disposal.matches[].rule"},
+	KeyFields:      []string{"gain", "tax_cost", "after.taxable_gain", "after.tax", "after.exempt_left", "first_safe_rebuy"},
 	Agent: registry.Agent{
 		UseWhen:   []string{"The user asks what selling some shares would cost in tax."},
 		AvoidWhen: []string{},

@@ -91,6 +91,7 @@ var ReportCalculate = registry.NewCommand(registry.Meta{
 	SideEffects:    registry.LocalFileRead,
 	RateLimitNotes: "None: computed locally from the ledger and HMRC's rates (bundled, or read from the rates files given).",
 	CitationFields: []string{"tax_years[].period", "tax_years[].disposals[].source", "tax_years[].disposals[].matches[].reference", "tax_years[].disposals[].original[].price.rate_period", "tax_years[].tax.reference"},
+	KeyFields:      []string{"taxable_gain", "tax_due", "net_gain", "gains", "losses", "proceeds", "allowable_costs", "losses_carried_forward", "sa108.box24"},
 	Agent: registry.Agent{
 		UseWhen:   []string{"The user asks for their gains, the SA108 figures or the CGT they owe (pass taxable_income)."},
 		AvoidWhen: []string{"The question is about one disposal's matching: matching.explain is shorter.", "Only holdings are wanted: holdings.list."},

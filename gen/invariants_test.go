@@ -2,7 +2,10 @@ package gen_test
 
 import (
 	"regexp"
+	"slices"
 	"testing"
+
+	"github.com/cgt-tools/cgt/records"
 )
 
 var mcpName = regexp.MustCompile(`^[a-z0-9_]{1,64}$`)
@@ -27,6 +30,7 @@ func TestRegistryInvariants(t *testing.T) {
 			}
 		}
 		checkInputSchema(t, m.Name, cmd.InputSchema())
+		checkKeyFields(t, m.Name, m.KeyFields, records.FieldNames(cmd.ResultType()))
 		checkArgs(t, m.Name, cmd.Args(), cmd.InputSchema())
 	}
 }
@@ -39,5 +43,18 @@ func checkInputSchema(t *testing.T, name string, s map[string]any) {
 	}
 	if s["type"] != "object" {
 		t.Errorf("%s: input schema type %v, want object", name, s["type"])
+	}
+}
+
+// checkKeyFields refuses a key field the command's records cannot carry: it would be left out
+// of the fields argument's names without a word.
+func checkKeyFields(t *testing.T, name string, key, names []string) {
+	for i, k := range key {
+		if !slices.Contains(names, k) {
+			t.Errorf("%s: key field %q is not a field its records carry", name, k)
+		}
+		if slices.Contains(key[:i], k) {
+			t.Errorf("%s: key field %q given twice", name, k)
+		}
 	}
 }

@@ -94,25 +94,21 @@ func withoutSharedDescriptions(schema map[string]any, shared []sharedArg) map[st
 const fieldNamesChars = 100
 
 // fieldNamesOf is the field names the fields argument's items give as examples (every name
-// the tool's records can carry), as a model reads them within the tool's token budget: the
-// names of plain fields first, then those within a group (sa108.box24), as many as
-// fieldNamesChars holds, and "…" when there are more (a name the result does not have is
-// answered with the names it has).
+// the tool's records can carry), as a model reads them within the tool's token budget: in
+// the schema's order (the command's key fields, then plain fields, then those within a group
+// such as sa108.box24), as many as fieldNamesChars holds, and "…" when there are more (a name
+// the result does not have is answered with the names it has).
 func fieldNamesOf(p map[string]any) string {
 	items, _ := p["items"].(map[string]any)
 	ex, _ := items["examples"].([]any)
-	var plain, grouped []string
+	var names []string
 	for _, e := range ex {
-		if s, ok := e.(string); ok && strings.Contains(s, ".N.") {
-			continue // an element's field (sources.N.ticker): N is a number a result gives
-		} else if ok && strings.Contains(s, ".") {
-			grouped = append(grouped, s)
-		} else if ok {
-			plain = append(plain, s)
+		if s, ok := e.(string); ok && !strings.Contains(s, ".N.") { // sources.N.ticker: N is a number a result gives
+			names = append(names, s)
 		}
 	}
 	var b strings.Builder
-	for i, n := range append(plain, grouped...) {
+	for i, n := range names {
 		if b.Len()+len(n)+2 > fieldNamesChars {
 			b.WriteString(", …")
 			break

@@ -17,8 +17,8 @@ func TestInstructionsSayTheSharedDefaults(t *testing.T) {
 	}
 }
 
-// A tool's fields argument names its fields within a bound, plain fields first, and says
-// when there are more.
+// A tool's fields argument names its fields within a bound, in the schema's order (the
+// registry puts the key fields first), and says when there are more.
 func TestFieldNamesShownWithinTheirBound(t *testing.T) {
 	names := func(n ...string) map[string]any {
 		ex := make([]any, len(n))
@@ -27,7 +27,7 @@ func TestFieldNamesShownWithinTheirBound(t *testing.T) {
 		}
 		return map[string]any{"items": map[string]any{"examples": ex}}
 	}
-	if got := fieldNamesOf(names("sa108.box24", "gains", "losses")); got != "gains, losses, sa108.box24" {
+	if got := fieldNamesOf(names("sa108.box24", "gains", "sources.N.ticker", "losses")); got != "sa108.box24, gains, losses" {
 		t.Errorf("got %q", got)
 	}
 	long := make([]string, 40)

@@ -132,7 +132,7 @@ func (c *command[A, R]) init() {
 		}
 		c.argsSc = c.input
 		if c.errSch == nil {
-			c.input, c.args = withShaping(c.input, c.args, fieldNames(reflect.TypeFor[R]()))
+			c.input, c.args = withShaping(c.input, c.args, fieldNames(reflect.TypeFor[R](), c.meta.KeyFields))
 		}
 		if c.errSch == nil {
 			c.valid, c.errSch = compileValidator(c.meta.Name, c.input)

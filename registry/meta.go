@@ -83,7 +83,10 @@ type Meta struct {
 	AuthRequired   bool
 	RateLimitNotes string
 	CitationFields []string // result fields an answer should cite
-	Agent          Agent
+	// KeyFields are the record fields most asked for (taxable_gain, tax_due): first among the
+	// names the fields argument's schema lists, so a list cut short (tools/list) keeps them.
+	KeyFields []string
+	Agent     Agent
 }
 
 // Namespace is the part of the name before the dot.
