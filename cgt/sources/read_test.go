@@ -205,3 +205,31 @@ func TestAccountItemsRunTogether(t *testing.T) {
 		t.Fatalf("rules %+v, %v", rules, err)
 	}
 }
+
+// FuzzParseAccounts checks the accounts argument's reader on any text: an error or rules, never
+// a panic, and every rule read back from its own text (GLOB=LABEL:TYPE) is the same rule, in
+// the string form and the object form alike.
+func FuzzParseAccounts(f *testing.F) {
+	for _, s := range []string{"t212-isa*.csv=myisa:isa, ibkr.xml=IBKR:GIA", "a.csv=A:ISA b.csv=B:GIA", "x=1.csv=A:ISA", "[.csv=A:ISA", "a.csv=A:ISA:GIA", " = : , "} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		rules, err := ParseAccounts([]string{s})
+		if err != nil {
+			var me *model.Error
+			if !errors.As(err, &me) || me.Message == "" || len(me.Examples) == 0 {
+				t.Fatalf("%q: error without message or example: %v", s, err)
+			}
+			return
+		}
+		for _, r := range rules {
+			again, err := ParseAccountPair(r.Glob, r.Label+":"+r.Type)
+			if err != nil || again != r {
+				t.Fatalf("%q: rule %+v read back as %+v, %v", s, r, again, err)
+			}
+		}
+		if eq := strings.IndexByte(s, '='); eq > 0 {
+			_, _ = ParseAccountPair(s[:eq], s[eq+1:])
+		}
+	})
+}
