@@ -23,9 +23,10 @@ func fieldNames(t reflect.Type, key []string) []string {
 			out = append(out, k)
 		}
 	}
+	keys := len(out)
 	for _, grouped := range []bool{false, true} {
 		for _, n := range all {
-			if strings.Contains(n, ".") == grouped && !slices.Contains(out[:min(len(key), len(out))], n) {
+			if strings.Contains(n, ".") == grouped && !slices.Contains(out[:keys], n) {
 				out = append(out, n)
 			}
 		}
