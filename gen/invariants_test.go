@@ -1,6 +1,9 @@
 package gen_test
 
 import (
+	"encoding"
+	"encoding/json"
+	"reflect"
 	"regexp"
 	"slices"
 	"testing"
@@ -31,6 +34,7 @@ func TestRegistryInvariants(t *testing.T) {
 		}
 		checkInputSchema(t, m.Name, cmd.InputSchema())
 		checkKeyFields(t, m.Name, m.KeyFields, records.FieldNames(cmd.ResultType()))
+		checkTextForms(t, m.Name, cmd.ResultType(), map[reflect.Type]bool{})
 		checkArgs(t, m.Name, cmd.Args(), cmd.InputSchema())
 	}
 }
@@ -55,6 +59,36 @@ func checkKeyFields(t *testing.T, name string, key, names []string) {
 		}
 		if slices.Contains(key[:i], k) {
 			t.Errorf("%s: key field %q given twice", name, k)
+		}
+	}
+}
+
+// checkTextForms refuses a type in a command's result that has a text form (AppendText or
+// MarshalText) but does not say its own JSON (MarshalJSON): encoding/json/v2, which Go
+// 1.27's encoding/json follows, writes such a value as its text, so the result's shape would
+// depend on the Go that built cgt (a source reference once became "file:line" in place of
+// {file, line}).
+func checkTextForms(t *testing.T, name string, typ reflect.Type, seen map[reflect.Type]bool) {
+	for typ.Kind() == reflect.Pointer || typ.Kind() == reflect.Slice || typ.Kind() == reflect.Array || typ.Kind() == reflect.Map {
+		if typ.Kind() == reflect.Map {
+			checkTextForms(t, name, typ.Key(), seen)
+		}
+		typ = typ.Elem()
+	}
+	if seen[typ] {
+		return
+	}
+	seen[typ] = true
+	ptr := reflect.PointerTo(typ)
+	texts := ptr.Implements(reflect.TypeFor[encoding.TextAppender]()) || ptr.Implements(reflect.TypeFor[encoding.TextMarshaler]())
+	if texts && !ptr.Implements(reflect.TypeFor[json.Marshaler]()) {
+		t.Errorf("%s: %s has a text form but no MarshalJSON, so its JSON depends on the Go version", name, typ)
+	}
+	if typ.Kind() == reflect.Struct && !ptr.Implements(reflect.TypeFor[json.Marshaler]()) {
+		for i := range typ.NumField() {
+			if f := typ.Field(i); f.IsExported() {
+				checkTextForms(t, name, f.Type, seen)
+			}
 		}
 	}
 }

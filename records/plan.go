@@ -50,7 +50,7 @@ type fieldOp struct {
 	scalar    scalarWrite // roleEntity, rolePeriod, roleTimestamp
 	dynamic   bool        // the structural parts: an interface, scalar decides from the value
 	stringer  bool        // roleSource: a fmt.Stringer
-	appender  bool        // roleSource: an encoding.TextAppender too, which writes String's text
+	appender  bool        // roleSource: a Citer too, which appends String's text
 	// always is set for a value field every record of the type has, as one field of this
 	// type: Shapes adds it without reading the value.
 	always    bool
@@ -157,7 +157,7 @@ func structPlanOf(t reflect.Type, prefix string, row bool) *structPlan {
 			op.role = roleSource
 			e := indirectType(sf.Type)
 			op.stringer = e.Kind() != reflect.Interface && e.Implements(stringerType)
-			op.appender = op.stringer && e.Implements(textAppenderType)
+			op.appender = op.stringer && e.Implements(citerType)
 		case fp.tag == "prose":
 			op.role = roleProse
 		default:
@@ -230,8 +230,15 @@ const (
 	writeMarshaler                       // MarshalJSON: the text of a plain JSON string
 	writeGeneric                         // scalar(): encoding/json and back
 	writeStringer                        // a list element that is no scalar: its String()
-	writeTextAppender                    // writeStringer for one that appends String's text
+	writeTextAppender                    // an encoding.TextAppender scalar (money, decimals, dates)
+	writeCiter                           // writeStringer for a Citer: String's text appended
 )
+
+// Citer is a source reference that appends its cited text (String's, "file:line") to b: a
+// report's records write millions of them without a string each. It is not
+// encoding.TextAppender on purpose: encoding/json/v2 (which Go 1.27's encoding/json follows)
+// writes a value with a text form as that text, and a source reference is an object in JSON.
+type Citer interface{ AppendCite(b []byte) []byte }
 
 // jsonAppender is a scalar that appends the JSON MarshalJSON writes without allocating (the
 // domain's money, decimals and dates).
@@ -239,6 +246,7 @@ type jsonAppender interface{ AppendJSON(b []byte) []byte }
 
 var (
 	textAppenderType = reflect.TypeFor[encoding.TextAppender]()
+	citerType        = reflect.TypeFor[Citer]()
 	jsonAppenderType = reflect.TypeFor[jsonAppender]()
 	marshalerType    = reflect.TypeFor[json.Marshaler]()
 )
@@ -265,8 +273,8 @@ func valuePlanOf(t reflect.Type, key string) *valuePlan {
 			vp.elem = &valuePlan{shape: shapeScalar, scalar: scalarWriteOf(el)}
 		case el.Implements(stringerType):
 			vp.elem = &valuePlan{shape: shapeScalar, scalar: writeStringer}
-			if el.Implements(textAppenderType) {
-				vp.elem.scalar = writeTextAppender
+			if el.Implements(citerType) {
+				vp.elem.scalar = writeCiter
 			}
 		}
 		return vp
@@ -500,7 +508,7 @@ func (b *builder) appendSource(v reflect.Value) {
 		return
 	}
 	start := len(b.buf)
-	b.buf, _ = methodsOf(v).(encoding.TextAppender).AppendText(b.buf)
+	b.buf = methodsOf(v).(Citer).AppendCite(b.buf)
 	if len(b.buf) > start {
 		b.spans = append(b.spans, span{spanSource, start, len(b.buf)})
 	}
@@ -619,6 +627,9 @@ func (b *builder) appendScalar(v reflect.Value, how scalarWrite) {
 		b.buf = b.buf[:start]
 	case writeTextAppender:
 		b.buf, _ = methodsOf(v).(encoding.TextAppender).AppendText(b.buf)
+		return
+	case writeCiter:
+		b.buf = methodsOf(v).(Citer).AppendCite(b.buf)
 		return
 	case writeStringer:
 		b.buf = append(b.buf, methodsOf(v).(fmt.Stringer).String()...)

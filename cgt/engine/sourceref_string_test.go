@@ -18,8 +18,8 @@ func TestSourceRefIsCitedAsFileLineOrIndex(t *testing.T) {
 		if got := c.ref.String(); got != c.want {
 			t.Errorf("%+v: String() = %q, want %q", c.ref, got, c.want)
 		}
-		if got, _ := c.ref.AppendText([]byte("x")); string(got) != "x"+c.want {
-			t.Errorf("%+v: AppendText = %q, want %q", c.ref, got, "x"+c.want)
+		if got := c.ref.AppendCite([]byte("x")); string(got) != "x"+c.want {
+			t.Errorf("%+v: AppendCite = %q, want %q", c.ref, got, "x"+c.want)
 		}
 	}
 }
