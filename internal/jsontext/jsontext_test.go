@@ -3,6 +3,7 @@ package jsontext
 import (
 	"bytes"
 	"encoding/json"
+	"strings"
 	"testing"
 )
 
@@ -21,6 +22,11 @@ func TestAppendStringMatchesEncodingJSON(t *testing.T) {
 				t.Fatal(err)
 			}
 			want := bytes.TrimSuffix(buf.Bytes(), []byte("\n"))
+			if !strings.Contains(s, "\uFFFD") {
+				// Go 1.27's encoding/json writes a byte of invalid UTF-8 as a literal U+FFFD,
+				// 1.26's as \ufffd (AppendString's choice): the same JSON string.
+				want = bytes.ReplaceAll(want, []byte("\uFFFD"), []byte(`\ufffd`))
+			}
 			if got := AppendString(nil, s, html); !bytes.Equal(got, want) {
 				t.Errorf("%q (html %v): %s, want %s", s, html, got, want)
 			}
