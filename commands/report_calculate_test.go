@@ -100,7 +100,7 @@ func TestTaxableIncomeErrors(t *testing.T) {
 		`"52000.001"`:          "more than two decimal places",
 		`"2023:1,2023/24:2"`:   "twice",
 		`"2007:1"`:             "does not name a tax year",
-		`"2023=1"`:             "not an amount",
+		`"2023=1"`:             "joins a tax year and its amount with =",
 		`{}`:                   "names no tax year",
 		`{"2024":"x"}`:         "not an amount",
 		`{"2024/25":-1}`:       "is negative",

@@ -36,6 +36,9 @@ func ReadAmounts(arg string, raw []byte) (*Amounts, error) {
 		return one(arg, t.String())
 	case string:
 		if !strings.Contains(t, ":") {
+			if strings.Contains(t, "=") {
+				return nil, amountError(arg, t, "joins a tax year and its amount with =: write YEAR:AMOUNT, e.g. 2023:52000,2024:60000")
+			}
 			return one(arg, t)
 		}
 		r := &Amounts{byYear: map[int]decimal.Decimal{}}
@@ -43,6 +46,9 @@ func ReadAmounts(arg string, raw []byte) (*Amounts, error) {
 			year, amount, ok := strings.Cut(pair, ":")
 			if !ok {
 				return nil, amountError(arg, pair, "is not YEAR:AMOUNT")
+			}
+			if strings.Contains(amount, ":") {
+				return nil, amountError(arg, pair, "holds two tax years: separate them with commas, e.g. 2023:52000,2024:60000")
 			}
 			if err := r.add(arg, year, amount); err != nil {
 				return nil, err

@@ -2,6 +2,7 @@ package tax
 
 import (
 	"errors"
+	"strings"
 	"testing"
 
 	"github.com/cgt-tools/cgt/cgt/model"
@@ -39,6 +40,23 @@ func TestReadAmountsOnceOrPerYear(t *testing.T) {
 		}
 		if got != want {
 			t.Errorf("%s: got %s, want %s", raw, got, want)
+		}
+	}
+}
+
+// The typos that read as a year and an amount are refused with what to write: = for :, and
+// a space where the comma between two years goes.
+func TestReadAmountsTypos(t *testing.T) {
+	for raw, want := range map[string]string{
+		`"2023=52000,2024=60000"`: "joins a tax year and its amount with =",
+		`"2024=60000"`:            "joins a tax year and its amount with =",
+		`"2023:52000 2024:60000"`: "holds two tax years: separate them with commas",
+		`"52,000"`:                "has a comma or a £ sign",
+	} {
+		_, err := ReadAmounts("taxable_income", []byte(raw))
+		var e *model.Error
+		if !errors.As(err, &e) || !strings.Contains(e.Message, want) || e.Code != model.CodeInvalidArgument || len(e.Examples) == 0 {
+			t.Errorf("%s: error %v, want %q", raw, err, want)
 		}
 	}
 }
