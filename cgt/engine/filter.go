@@ -85,7 +85,11 @@ func unknownTickers(missing []string, known map[string]bool) error {
 	}
 	order.Ascending(names)
 	hint, example := "", `{"ticker":"`+firstOf(names)+`"}`
-	if near := NearTickers(missing[0], names); len(near) > 0 {
+	if words := strings.Fields(missing[0]); len(words) > 1 && allKnown(words, known) {
+		// "AAPL VWRL": a list written with spaces, which a ticker cannot hold.
+		list := strings.Join(words, ",")
+		hint, example = "Separate tickers with commas: ticker="+list+". ", `{"ticker":["`+strings.Join(words, `","`)+`"]}`
+	} else if near := NearTickers(missing[0], names); len(near) > 0 {
 		hint, example = "Did you mean "+strings.Join(near, " or ")+"? ", `{"ticker":"`+near[0]+`"}`
 	}
 	shown := names
@@ -105,6 +109,16 @@ func unknownTickers(missing []string, known map[string]bool) error {
 		Hint:     hint + "Tickers in the ledger: " + strings.Join(shown, ", ") + more + ". Leave ticker out for every security.",
 		Examples: []string{example}, Value: strings.Join(missing, ","),
 		Context: map[string]any{"argument": "ticker", "available": names}}
+}
+
+// allKnown reports whether every word is a ticker of the ledger.
+func allKnown(words []string, known map[string]bool) bool {
+	for _, w := range words {
+		if !known[strings.ToUpper(w)] {
+			return false
+		}
+	}
+	return true
 }
 
 func firstOf(s []string) string {

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"errors"
+	"strings"
 	"testing"
 
 	"github.com/cgt-tools/cgt/cgt/model"
@@ -37,6 +38,17 @@ func TestFilterRefusesWhatMatchesNothing(t *testing.T) {
 	err := Filter{Tickers: map[string]bool{"APPL": true}}.Check(txns)
 	if me := (*model.Error)(nil); errors.As(err, &me) && me.Examples[0] != `{"ticker":"AAPL"}` {
 		t.Errorf("the example is %q, want the nearest ticker", me.Examples[0])
+	}
+	// Two tickers written with a space are one ticker no ledger has: the error says to
+	// separate them with commas (and a word that is no ticker gets the nearest instead).
+	err = Filter{Tickers: map[string]bool{"AAPL VOD.L": true}}.Check(txns)
+	var me *model.Error
+	if !errors.As(err, &me) || !strings.Contains(me.Hint, "Separate tickers with commas: ticker=AAPL,VOD.L.") || me.Examples[0] != `{"ticker":["AAPL","VOD.L"]}` {
+		t.Errorf("a list with a space: %+v", me)
+	}
+	err = Filter{Tickers: map[string]bool{"AAPL VODL": true}}.Check(txns)
+	if !errors.As(err, &me) || strings.Contains(me.Hint, "Separate tickers") {
+		t.Errorf("a list with a word that is no ticker: %+v", me)
 	}
 }
 
