@@ -107,16 +107,22 @@ func fieldNamesOf(p map[string]any) string {
 			names = append(names, s)
 		}
 	}
+	return joinWithin(names, fieldNamesChars)
+}
+
+// joinWithin joins as many of the items as limit characters hold, with ", …" when there are
+// more.
+func joinWithin(items []string, limit int) string {
 	var b strings.Builder
-	for i, n := range names {
-		if b.Len()+len(n)+2 > fieldNamesChars {
+	for i, s := range items {
+		if b.Len()+len(s)+2 > limit {
 			b.WriteString(", …")
 			break
 		}
 		if i > 0 {
 			b.WriteString(", ")
 		}
-		b.WriteString(n)
+		b.WriteString(s)
 	}
 	return b.String()
 }
@@ -141,20 +147,12 @@ func withShortEnums(schema map[string]any) map[string]any {
 			return
 		}
 		delete(p, "enum")
-		var b strings.Builder
+		values := make([]string, len(enum))
 		for i, v := range enum {
-			s := fmt.Sprint(v)
-			if b.Len()+len(s)+2 > enumChars {
-				b.WriteString(", …")
-				break
-			}
-			if i > 0 {
-				b.WriteString(", ")
-			}
-			b.WriteString(s)
+			values[i] = fmt.Sprint(v)
 		}
 		d, _ := p["description"].(string)
-		p["description"] = strings.TrimSpace(fmt.Sprintf("%s One of %d: %s", d, len(enum), b.String()))
+		p["description"] = strings.TrimSpace(fmt.Sprintf("%s One of %d: %s", d, len(enum), joinWithin(values, enumChars)))
 	})
 }
 
