@@ -111,10 +111,10 @@ func unknownTickers(missing []string, known map[string]bool) error {
 		Context: map[string]any{"argument": "ticker", "available": names}}
 }
 
-// allKnown reports whether every word is a ticker of the ledger.
+// allKnown reports whether every word is a ticker of the ledger (both upper-case).
 func allKnown(words []string, known map[string]bool) bool {
 	for _, w := range words {
-		if !known[strings.ToUpper(w)] {
+		if !known[w] {
 			return false
 		}
 	}

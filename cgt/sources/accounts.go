@@ -91,7 +91,7 @@ func runTogether(s string) *model.Error {
 		if rules, err := ParseAccounts([]string{meant}); err == nil && len(rules) > 1 {
 			items := make([]string, len(rules))
 			for i, r := range rules {
-				items[i] = quote(r.Glob + "=" + r.Label + ":" + r.Type)
+				items[i] = quote(r.text())
 			}
 			e.Message += "; did you mean the items " + strings.Join(items[:len(items)-1], ", ") + " and " + items[len(items)-1] + "?"
 		}
