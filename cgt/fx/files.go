@@ -2,7 +2,6 @@ package fx
 
 import (
 	"bytes"
-	"encoding/xml"
 	"errors"
 	"fmt"
 	"sort"
@@ -11,6 +10,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/cgt-tools/cgt/cgt/internal/xmlscan"
 	"github.com/cgt-tools/cgt/cgt/model"
 )
 
@@ -87,15 +87,14 @@ func IsMonthlyXML(data []byte) bool {
 	if err != nil {
 		return false
 	}
-	d := xml.NewDecoder(bytes.NewReader(data))
-	d.CharsetReader = charsetReader
+	d := newDecoder(data)
 	for i := 0; i < 64; i++ { // the prolog is a few tokens
 		tok, err := d.Token()
 		if err != nil {
 			return false
 		}
-		if se, ok := tok.(xml.StartElement); ok {
-			return se.Name.Local == "exchangeRateMonthList"
+		if tok.Kind == xmlscan.StartElement {
+			return tok.Name == "exchangeRateMonthList"
 		}
 	}
 	return false

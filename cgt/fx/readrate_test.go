@@ -5,31 +5,49 @@ import (
 	"encoding/xml"
 	"fmt"
 	"testing"
+
+	"github.com/cgt-tools/cgt/cgt/internal/xmlscan"
 )
 
-// decodeBoth reads the first <exchangeRate> of doc with readRate and with
-// xml.Decoder.DecodeElement, which readRate stands for.
+// decodeBoth reads the first <exchangeRate> of doc with readRate and with encoding/xml's
+// Decoder.DecodeElement, which readRate stands for: the fields, whether it failed and, when it
+// did not, where the decoder stopped.
 func decodeBoth(doc string) (hand, want string) {
-	read := func(decode func(d *xml.Decoder, start *xml.StartElement) (xmlRate, error)) string {
+	result := func(x xmlRate, err error, line, col int) string {
+		if err != nil {
+			return fmt.Sprintf("%q failed", x)
+		}
+		return fmt.Sprintf("%q at %d:%d", x, line, col)
+	}
+	hand = func() string {
+		d := xmlscan.NewDecoder([]byte(doc))
+		for {
+			tok, err := d.Token()
+			if err != nil {
+				return "error before the entry"
+			}
+			if tok.Kind == xmlscan.StartElement && tok.Name == "exchangeRate" {
+				x, err := readRate(d)
+				line, col := d.InputPos()
+				return result(x, err, line, col)
+			}
+		}
+	}()
+	want = func() string {
 		d := xml.NewDecoder(bytes.NewReader([]byte(doc)))
 		for {
 			tok, err := d.Token()
 			if err != nil {
-				return "error before the entry: " + err.Error()
+				return "error before the entry"
 			}
 			if se, ok := tok.(xml.StartElement); ok && se.Name.Local == "exchangeRate" {
-				x, err := decode(d, &se)
+				var x xmlRate
+				err := d.DecodeElement(&x, &se)
 				line, col := d.InputPos()
-				return fmt.Sprintf("%q %v at %d:%d", x, err, line, col)
+				return result(x, err, line, col)
 			}
 		}
-	}
-	hand = read(func(d *xml.Decoder, _ *xml.StartElement) (xmlRate, error) { return readRate(d) })
-	want = read(func(d *xml.Decoder, start *xml.StartElement) (xmlRate, error) {
-		var x xmlRate
-		err := d.DecodeElement(&x, start)
-		return x, err
-	})
+	}()
 	return hand, want
 }
 

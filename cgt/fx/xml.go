@@ -2,7 +2,6 @@ package fx
 
 import (
 	"bytes"
-	"encoding/xml"
 	"errors"
 	"fmt"
 	"io"
@@ -12,6 +11,7 @@ import (
 	"unicode/utf16"
 	"unicode/utf8"
 
+	"github.com/cgt-tools/cgt/cgt/internal/xmlscan"
 	"github.com/cgt-tools/cgt/cgt/model"
 	"github.com/cgt-tools/cgt/internal/order"
 	"github.com/shopspring/decimal"
@@ -92,32 +92,27 @@ func utf16ToUTF8(b []byte, bigEndian bool) ([]byte, error) {
 	return []byte(string(utf16.Decode(units))), nil
 }
 
-// charsetReader lets the decoder accept the single-byte encodings an edited file may declare.
+// fromCharset lets the decoder accept the single-byte encodings an edited file may declare.
 // Only ASCII matters to the result (codes and rates), so Latin-1 decoding serves them all.
-func charsetReader(charset string, input io.Reader) (io.Reader, error) {
+func fromCharset(charset string, rest []byte) ([]byte, error) {
 	switch strings.ToLower(charset) {
 	case "utf-16", "utf-16le", "utf-16be":
-		return input, nil // already converted by toUTF8
+		return rest, nil // already converted by toUTF8
 	case "us-ascii", "ascii", "iso-8859-1", "iso_8859-1", "latin1", "latin-1", "windows-1252", "cp1252", "iso-8859-15":
-		return latin1Reader{input}, nil
+		out := make([]byte, 0, len(rest))
+		for _, c := range rest {
+			out = utf8.AppendRune(out, rune(c))
+		}
+		return out, nil
 	}
 	return nil, fmt.Errorf("unsupported character encoding %q (save the file as UTF-8)", charset)
 }
 
-type latin1Reader struct{ r io.Reader }
-
-// Read decodes Latin-1 into UTF-8; it reads at most half of p so every byte fits in two.
-func (l latin1Reader) Read(p []byte) (int, error) {
-	if len(p) < 2 {
-		return 0, io.ErrShortBuffer
-	}
-	buf := make([]byte, len(p)/2)
-	n, err := l.r.Read(buf)
-	out := p[:0]
-	for _, c := range buf[:n] {
-		out = utf8.AppendRune(out, rune(c))
-	}
-	return len(out), err
+// newDecoder reads an HMRC file, converted to UTF-8 by toUTF8.
+func newDecoder(data []byte) *xmlscan.Decoder {
+	d := xmlscan.NewDecoder(data)
+	d.Charset = fromCharset
+	return d
 }
 
 // xmlRate is one <exchangeRate> entry, one per country.
@@ -137,8 +132,7 @@ type entry struct {
 }
 
 func decodeMonth(data []byte) (Month, error) {
-	d := xml.NewDecoder(bytes.NewReader(data))
-	d.CharsetReader = charsetReader
+	d := newDecoder(data)
 	root, err := readRoot(d)
 	if err != nil {
 		return Month{}, err
@@ -161,27 +155,27 @@ func decodeMonth(data []byte) (Month, error) {
 }
 
 // readRoot skips the prolog and returns the root element, which must be exchangeRateMonthList.
-func readRoot(d *xml.Decoder) (xml.StartElement, error) {
+func readRoot(d *xmlscan.Decoder) (xmlscan.Token, error) {
 	for {
 		tok, err := d.Token()
 		if err != nil {
-			return xml.StartElement{}, xmlError(d, err)
+			return tok, xmlError(d, err)
 		}
-		if se, ok := tok.(xml.StartElement); ok {
-			if se.Name.Local != "exchangeRateMonthList" {
+		if tok.Kind == xmlscan.StartElement {
+			if tok.Name != "exchangeRateMonthList" {
 				line, _ := d.InputPos()
-				return se, parseError(line, fmt.Sprintf("not an HMRC monthly exchange-rate file: the root element is <%s>, expected <exchangeRateMonthList>", se.Name.Local))
+				return tok, parseError(line, fmt.Sprintf("not an HMRC monthly exchange-rate file: the root element is <%s>, expected <exchangeRateMonthList>", tok.Name))
 			}
-			return se, nil
+			return tok, nil
 		}
 	}
 }
 
 // periodAttr reads the root's Period="01/Mar/2024 to 31/Mar/2024" as "2024-03".
-func periodAttr(d *xml.Decoder, root xml.StartElement) (string, error) {
+func periodAttr(d *xmlscan.Decoder, root xmlscan.Token) (string, error) {
 	line, _ := d.InputPos()
 	for _, a := range root.Attr {
-		if strings.EqualFold(a.Name.Local, "Period") {
+		if strings.EqualFold(a.Name, "Period") {
 			p, ok := parseMonthRange(a.Value)
 			if !ok {
 				return "", parseError(line, fmt.Sprintf("the file's Period %q is not one whole calendar month such as \"01/Mar/2024 to 31/Mar/2024\"", clip(a.Value)))
@@ -212,7 +206,7 @@ func parseMonthRange(s string) (string, bool) {
 
 // readEntries decodes every <exchangeRate> child of the root, skipping (with a note) entries
 // that have no currency code or no rate.
-func readEntries(d *xml.Decoder) ([]entry, []string, error) {
+func readEntries(d *xmlscan.Decoder) ([]entry, []string, error) {
 	var entries []entry
 	var notes []string
 	for {
@@ -221,11 +215,11 @@ func readEntries(d *xml.Decoder) ([]entry, []string, error) {
 		if err != nil {
 			return nil, nil, xmlError(d, err)
 		}
-		switch t := tok.(type) {
-		case xml.EndElement:
+		switch tok.Kind {
+		case xmlscan.EndElement:
 			return entries, notes, nil // the root's end: its children are all read
-		case xml.StartElement:
-			if t.Name.Local != "exchangeRate" {
+		case xmlscan.StartElement:
+			if tok.Name != "exchangeRate" {
 				if err := d.Skip(); err != nil {
 					return nil, nil, xmlError(d, err)
 				}
@@ -248,24 +242,23 @@ func readEntries(d *xml.Decoder) ([]entry, []string, error) {
 	}
 }
 
-// readRate reads the <exchangeRate> element just started, as xml.Decoder.DecodeElement into
-// an xmlRate would: the text directly inside its countryName, currencyCode and rateNew
-// children (the last of each when one is repeated), any other element skipped. By hand, so
-// that no program links encoding/xml's reflection-driven decoding for three fields (the
-// browser module downloads it).
-func readRate(d *xml.Decoder) (xmlRate, error) {
+// readRate reads the <exchangeRate> element just started, as encoding/xml's
+// Decoder.DecodeElement into an xmlRate would: the text directly inside its countryName,
+// currencyCode and rateNew children (the last of each when one is repeated), any other
+// element skipped. The tests hold it to DecodeElement.
+func readRate(d *xmlscan.Decoder) (xmlRate, error) {
 	var x xmlRate
 	for {
 		tok, err := d.Token()
 		if err != nil {
 			return x, err
 		}
-		switch t := tok.(type) {
-		case xml.EndElement:
+		switch tok.Kind {
+		case xmlscan.EndElement:
 			return x, nil
-		case xml.StartElement:
+		case xmlscan.StartElement:
 			var field *string
-			switch t.Name.Local {
+			switch tok.Name {
 			case "countryName":
 				field = &x.Country
 			case "currencyCode":
@@ -290,21 +283,21 @@ func readRate(d *xml.Decoder) (xmlRate, error) {
 
 // elementText reads the element just started to its end: the character data directly inside
 // it, its child elements skipped.
-func elementText(d *xml.Decoder) (string, error) {
+func elementText(d *xmlscan.Decoder) (string, error) {
 	var text []byte
 	for {
 		tok, err := d.Token()
 		if err != nil {
 			return "", err
 		}
-		switch t := tok.(type) {
-		case xml.CharData:
-			text = append(text, t...)
-		case xml.StartElement:
+		switch tok.Kind {
+		case xmlscan.CharData:
+			text = append(text, tok.Text...)
+		case xmlscan.StartElement:
 			if err := d.Skip(); err != nil {
 				return "", err
 			}
-		case xml.EndElement:
+		case xmlscan.EndElement:
 			return string(text), nil
 		}
 	}
@@ -394,8 +387,8 @@ func agreedRate(es []entry) (entry, string, error) {
 	return groups[0].first, desc + fmt.Sprintf("; kept %s, the rate most of them carry", groups[0].first.text), nil
 }
 
-func xmlError(d *xml.Decoder, err error) error {
-	var se *xml.SyntaxError
+func xmlError(d *xmlscan.Decoder, err error) error {
+	var se *xmlscan.SyntaxError
 	if errors.As(err, &se) {
 		return parseError(se.Line, "the HMRC rate file is not well-formed XML: "+se.Msg)
 	}

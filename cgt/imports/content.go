@@ -3,11 +3,12 @@ package imports
 import (
 	"bytes"
 	"encoding/json"
-	"encoding/xml"
 	"io"
 	"strings"
 	"unicode/utf16"
 	"unicode/utf8"
+
+	"github.com/cgt-tools/cgt/cgt/internal/xmlscan"
 )
 
 // sniffLines is how many non-blank lines a detector sees: enough for the preambles of the
@@ -179,25 +180,28 @@ func validPrefix(b []byte) int {
 	return i
 }
 
-// decodedCharset lets an XML document that declares another encoding (UTF-16, say) be read:
-// decodeText has already turned it into UTF-8.
-func decodedCharset(_ string, r io.Reader) (io.Reader, error) { return r, nil }
+// newXMLDecoder reads a document decodeText has already turned into UTF-8, whatever
+// encoding its declaration names (UTF-16, say).
+func newXMLDecoder(src []byte) *xmlscan.Decoder {
+	d := xmlscan.NewDecoder(src)
+	d.Charset = func(_ string, rest []byte) ([]byte, error) { return rest, nil }
+	return d
+}
 
 func xmlRoot(src []byte) (string, map[string]string) {
-	d := xml.NewDecoder(bytes.NewReader(src))
-	d.CharsetReader = decodedCharset
+	d := newXMLDecoder(src)
 	d.Strict = false
 	for {
 		tok, err := d.Token()
 		if err != nil {
 			return "", nil
 		}
-		if se, ok := tok.(xml.StartElement); ok {
-			attrs := make(map[string]string, len(se.Attr))
-			for _, a := range se.Attr {
-				attrs[a.Name.Local] = a.Value
+		if tok.Kind == xmlscan.StartElement {
+			attrs := make(map[string]string, len(tok.Attr))
+			for _, a := range tok.Attr {
+				attrs[a.Name] = a.Value
 			}
-			return se.Name.Local, attrs
+			return tok.Name, attrs
 		}
 	}
 }

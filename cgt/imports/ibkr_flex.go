@@ -2,7 +2,6 @@ package imports
 
 import (
 	"bytes"
-	"encoding/xml"
 	"fmt"
 	"io"
 	"strings"
@@ -10,6 +9,7 @@ import (
 	"github.com/shopspring/decimal"
 
 	"github.com/cgt-tools/cgt/cgt/dsl"
+	"github.com/cgt-tools/cgt/cgt/internal/xmlscan"
 	"github.com/cgt-tools/cgt/cgt/model"
 )
 
@@ -173,8 +173,7 @@ func (t *table) flexKind() string {
 }
 
 func readIBKRFlexXML(file string, src []byte, b *batch) (*Import, error) {
-	d := xml.NewDecoder(bytes.NewReader(src))
-	d.CharsetReader = decodedCharset
+	d := newXMLDecoder(src)
 	t := &table{file: file, b: b}
 	lines := lineCounter{src: src}
 	for {
@@ -188,22 +187,21 @@ func readIBKRFlexXML(file string, src []byte, b *batch) (*Import, error) {
 				Message: fmt.Sprintf("%s is not well-formed XML: %v", file, err),
 				Hint:    "Download the Flex Query again; an edited file may have lost a quote or an escape (& is written &amp;)."}
 		}
-		se, ok := tok.(xml.StartElement)
-		if !ok {
+		if tok.Kind != xmlscan.StartElement {
 			continue
 		}
-		switch se.Name.Local {
+		switch tok.Name {
 		case "FlexStatement":
-			for _, a := range se.Attr {
-				if a.Name.Local == "accountId" && b.imp.Report.Account == "" {
+			for _, a := range tok.Attr {
+				if a.Name == "accountId" && b.imp.Report.Account == "" {
 					b.imp.Report.Account = a.Value
 				}
 			}
 		case "Trade", "CashTransaction", "CorporateAction":
-			header := make([]string, len(se.Attr))
-			rec := make([]string, len(se.Attr))
-			for i, a := range se.Attr {
-				header[i], rec[i] = a.Name.Local, a.Value
+			header := make([]string, len(tok.Attr))
+			rec := make([]string, len(tok.Attr))
+			for i, a := range tok.Attr {
+				header[i], rec[i] = a.Name, a.Value
 			}
 			t.setHeader(header)
 			t.rec = rec
@@ -213,7 +211,7 @@ func readIBKRFlexXML(file string, src []byte, b *batch) (*Import, error) {
 				continue // an order or summary line repeats its executions: not a row
 			}
 			b.seen()
-			t.ibkrFlexRow(b, se.Name.Local)
+			t.ibkrFlexRow(b, tok.Name)
 			if t.settle(); t.err != nil {
 				return nil, t.err
 			}

@@ -36,9 +36,9 @@ const chromiumPath = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
 const inCI = process.env.CI === 'true';
 
 // The budgets of DESIGN §19 and §27.
-// The module's goal is 2,000,000 (§27); the test holds it to where it stands, 2,079,344 by
-// this measure on 28 November 2026, with some 60 KB of room for the day's other changes.
-const MODULE_GZIP_MAX = 2_140_000;
+// The module's goal is 2,000,000 (§27); the test holds it to where it stands, 2,071,588 by
+// this measure on 28 November 2026, with under 30 KB of room for other changes.
+const MODULE_GZIP_MAX = 2_100_000;
 const FIRST_RESULT_MS = 1_500; // (page opened → ready) + (file chosen → done), the example ledger
 const LARGE_LEDGER_MS = 2_000; // file chosen → done, 10,000 lines
 const MAX_INPUT = 10_000_000; // the most the page reads at once (10 MB)
