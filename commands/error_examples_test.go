@@ -37,6 +37,12 @@ var errorCalls = []struct {
 	{"plan.harvest", map[string]any{"path": []any{"examples/planning.cgt"}, "prices": "AAPL=230,VWRL=98.2", "date": "2026-12-01"}},
 	{"plan.harvest", map[string]any{"path": []any{"examples/planning.cgt"}, "date": "2026-12-01"}},
 	{"plan.harvest", map[string]any{"path": []any{"examples/planning.cgt"}, "prices": "VWRL=98.2", "target_gain": "lots", "date": "2026-12-01"}},
+	// an argument's schema error: the example gives that argument a valid value
+	{"report.calculate", map[string]any{"path": []any{"examples/portfolio.cgt"}, "from": "2024-13-01"}},
+	{"report.calculate", map[string]any{"path": []any{"examples/portfolio.cgt"}, "detail": "everything"}},
+	{"transactions.parse", map[string]any{"path": []any{"examples/portfolio.cgt"}, "to": "5 April 2025"}},
+	{"matching.explain", map[string]any{"path": []any{"examples/portfolio.cgt"}, "disposal_date": "2024-02-30"}},
+	{"transactions.import", map[string]any{"path": []any{"examples/portfolio.cgt"}, "broker": "t212"}},
 }
 
 func TestErrorExamplesRunAsPrinted(t *testing.T) {

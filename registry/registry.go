@@ -199,13 +199,71 @@ func ShellJoin(args []string) string {
 	return strings.Join(q, " ")
 }
 
-// WithExample attaches the command's first example, in CLI form, to an argument error that
-// has none.
+// WithExample gives an argument error that has no example one in CLI form: the command's
+// first example that gives the argument the error names; else its first example with the
+// argument added at a valid value, when the argument's schema tells one (a date, a listed
+// value); else its first example. (A value the error suggests stays in its hint: set in an
+// example made for other inputs, it need not run.)
 func WithExample(e *envelope.Error, c Command) *envelope.Error {
-	if len(e.Examples) == 0 && len(c.Meta().Examples) > 0 {
-		e.Examples = []string{"cgt " + c.Meta().Name + " " + ShellJoin(c.Meta().Examples[0].Args)}
+	examples := c.Meta().Examples
+	if len(e.Examples) > 0 || len(examples) == 0 {
+		return e
 	}
+	args := examples[0].Args
+	if name, _ := e.Context["argument"].(string); name != "" {
+		name, _, _ = strings.Cut(name, ".") // an element's path: the argument's name
+		if given, ok := exampleGiving(examples, argumentNames(c, name)); ok {
+			args = given
+		} else if v := sampleValue(c, name); v != "" {
+			args = append(args[:len(args):len(args)], name+"="+v)
+		}
+	}
+	e.Examples = []string{"cgt " + c.Meta().Name + " " + ShellJoin(args)}
 	return e
+}
+
+// argumentNames are the names an argument is given by: its own and its aliases.
+func argumentNames(c Command, name string) []string {
+	for _, s := range c.Args() {
+		if s.Name == name {
+			return append([]string{name}, s.Aliases...)
+		}
+	}
+	return []string{name}
+}
+
+// exampleGiving is the first example whose words give the argument by one of its names
+// (name=…, --name).
+func exampleGiving(examples []Example, names []string) ([]string, bool) {
+	for _, ex := range examples {
+		for _, w := range ex.Args {
+			for _, n := range names {
+				if strings.HasPrefix(w, n+"=") || w == "--"+n || strings.HasPrefix(w, "--"+n+"=") {
+					return ex.Args, true
+				}
+			}
+		}
+	}
+	return nil, false
+}
+
+// sampleValue is a valid value of the argument as its schema tells one: a day for a date,
+// the first of its listed values; "" when it tells none.
+func sampleValue(c Command, name string) string {
+	v := validatorOf(c)
+	if v == nil {
+		return ""
+	}
+	prop, _ := v.props[name].(map[string]any)
+	if prop["format"] == "date" {
+		return "2024-04-06"
+	}
+	if enum, _ := prop["enum"].([]any); len(enum) > 0 {
+		if s, ok := enum[0].(string); ok {
+			return s
+		}
+	}
+	return ""
 }
 
 func (r *Registry) unknownCommand(name string) *envelope.Error {

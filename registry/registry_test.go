@@ -232,3 +232,36 @@ func TestCommandWithoutSchemaSaysToRunGen(t *testing.T) {
 		t.Errorf("got %+v, want an internal_error whose hint says to run make gen", res.Error)
 	}
 }
+
+// TestArgumentErrorExample: an argument error's example gives that argument: the command's
+// first example that does, else the first with a valid value added when the schema tells one.
+func TestArgumentErrorExample(t *testing.T) {
+	cmd := NewCommand(Meta{Name: "test.echo", MCPName: "echo", Summary: "echo", Examples: []Example{
+		{"plain", []string{"AAPL"}},
+		{"a month", []string{"VOD", "month=4"}},
+		{"a file, by its alias", []string{"VOD", "file=a.cgt"}},
+	}}, func(_ context.Context, _ *Deps, a echoArgs) (echoResult, []string, error) {
+		return echoResult{a}, nil, nil
+	})
+	r, err := New(&Deps{Schemas: reflectschema.Live{}}, cmd)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, _ := r.Lookup("test.echo")
+	cases := []struct {
+		args map[string]any
+		want string
+	}{
+		{map[string]any{"ticker": "X", "month": 13}, "cgt test.echo VOD month=4"},
+		{map[string]any{"ticker": "X", "date": "2024-13-01"}, "cgt test.echo AAPL date=2024-04-06"},
+		{map[string]any{"ticker": "X", "currency": "EUR"}, "cgt test.echo AAPL currency=GBP"},
+		{map[string]any{"ticker": "X", "verbose": "maybe"}, "cgt test.echo AAPL"},
+		{map[string]any{"ticker": "X", "path": 7}, "cgt test.echo VOD file=a.cgt"},
+	}
+	for _, tc := range cases {
+		res := r.ExecuteArgs(context.Background(), c, tc.args)
+		if res.OK || len(res.Error.Examples) != 1 || res.Error.Examples[0] != tc.want {
+			t.Errorf("%v: %+v, want the example %q", tc.args, res.Error, tc.want)
+		}
+	}
+}
