@@ -540,16 +540,24 @@ func (c *calc) withSuggestions(err error) error {
 	near := nearTickers(name, held)
 	switch {
 	case len(near) > 0:
-		e.Hint = fmt.Sprintf("%s is not held before %s: did you mean %s? ", name, date, orList(near)) + me.Hint
+		e.Hint = fmt.Sprintf("%s is not held before %s: did you mean %s? ", name, date, orList(near)) + asSentence(me.Hint)
 		e.Context["did_you_mean"] = near
 	case len(held) > 0 && len(held) <= 5:
 		names := make([]string, len(held))
 		for k, h := range held {
 			names[k] = h.name
 		}
-		e.Hint = fmt.Sprintf("%s is not held before %s; the ledger holds %s. ", name, date, strings.Join(names, ", ")) + me.Hint
+		e.Hint = fmt.Sprintf("%s is not held before %s; the ledger holds %s. ", name, date, strings.Join(names, ", ")) + asSentence(me.Hint)
 	default:
-		e.Hint = fmt.Sprintf("%s is not held before %s. ", name, date) + me.Hint
+		e.Hint = fmt.Sprintf("%s is not held before %s. ", name, date) + asSentence(me.Hint)
 	}
 	return &e
+}
+
+// asSentence starts a hint that follows another sentence with a capital letter.
+func asSentence(hint string) string {
+	if hint == "" || hint[0] < 'a' || hint[0] > 'z' {
+		return hint
+	}
+	return string(hint[0]-'a'+'A') + hint[1:]
 }
