@@ -66,16 +66,22 @@ type bnbUnits struct {
 	qty num
 }
 
+// isinOf is the security's ISIN: declared, labelled on one of its lines, or its name when
+// the ledger names it by its ISIN (that is its identity, not a guess); "" when none.
+func (c *calc) isinOf(ticker string) string {
+	if isin := c.isins[ticker]; isin != "" || !eri.IsISIN(ticker) {
+		return isin
+	}
+	return ticker
+}
+
 // fundFor starts the bundled-ERI state of a holding, or returns nil when bundled figures are
 // off, the holding's ISIN is unknown or the table has no figures for it.
 func (c *calc) fundFor(ticker string, es []entry) *fundRun {
 	if c.eri == nil {
 		return nil
 	}
-	isin := c.isins[ticker]
-	if isin == "" && eri.IsISIN(ticker) { // a ledger may name a fund by its ISIN: that is its identity, not a guess
-		isin = ticker
-	}
+	isin := c.isinOf(ticker)
 	if c.ident != nil && c.ident.nonReporing[ticker] { // declared non-reporting: no reportable income
 		return nil
 	}

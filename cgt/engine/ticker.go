@@ -36,13 +36,18 @@ type income struct {
 }
 
 // foreignDividend says whether a dividend comes from abroad: paid in a currency other than
-// pounds, or on a security whose ISIN names another country. A pound dividend on a security
-// without an ISIN counts as UK; the ledger can say otherwise by giving the ISIN.
-func foreignDividend(t *model.Transaction) bool {
+// pounds, or on a security whose ISIN names another country — the line's own ISIN, else the
+// security's (isin: declared by an ISIN line, labelled on another of its lines, or its
+// name). A pound dividend on a security without an ISIN counts as UK; the ledger can say
+// otherwise by giving the ISIN.
+func foreignDividend(t *model.Transaction, isin string) bool {
 	if t.Total.Currency != "" && t.Total.Currency != model.GBP {
 		return true
 	}
-	return len(t.ISIN) >= 2 && t.ISIN[:2] != "GB"
+	if t.ISIN != "" {
+		isin = t.ISIN
+	}
+	return len(isin) >= 2 && isin[:2] != "GB"
 }
 
 // tickerResult is everything one ticker contributes to the report.
@@ -86,6 +91,7 @@ type tickerRun struct {
 	done      []*Disposal
 	trackDone bool
 	fund      *fundRun // bundled ERI of the holding; nil when none applies
+	isin      string   // the security's ISIN, when the ledger gives one (calc.isinOf)
 }
 
 // runTicker identifies every disposal of ticker i, writing each into its place in the
@@ -102,7 +108,7 @@ func (c *calc) runTicker(i int, conv *converter, sc *scratch) tickerResult {
 		return res
 	}
 	r := &tickerRun{ticker: ticker, entries: es, days: buildDays(es, sc.days), conv: conv, out: &res,
-		report: c.place.all, slots: c.place.slots[i]}
+		report: c.place.all, slots: c.place.slots[i], isin: c.isinOf(ticker)}
 	sc.entries, sc.days = es, r.days
 	if err := checkSplitDays(r.days); err != nil {
 		res.err = err
@@ -245,7 +251,7 @@ func (r *tickerRun) applyAdjustment(e *entry) error {
 	t := e.t
 	switch t.Action {
 	case model.Dividend:
-		r.out.incomes = append(r.out.incomes, income{date: t.Date, foreign: foreignDividend(t), amount: e.value, tax: e.extra, ticker: r.ticker, src: t.Source})
+		r.out.incomes = append(r.out.incomes, income{date: t.Date, foreign: foreignDividend(t, r.isin), amount: e.value, tax: e.extra, ticker: r.ticker, src: t.Source})
 		return nil
 	case model.Accumulation:
 		if e.value.isZero() {
@@ -257,7 +263,7 @@ func (r *tickerRun) applyAdjustment(e *entry) error {
 		if numOfDecimal(t.Quantity).cmp(r.held) > 0 {
 			r.accumulationAboveHolding(t, e.value)
 		}
-		r.out.incomes = append(r.out.incomes, income{date: t.Date, accumulation: true, foreign: foreignDividend(t), amount: e.value, tax: e.extra, ticker: r.ticker, src: t.Source})
+		r.out.incomes = append(r.out.incomes, income{date: t.Date, accumulation: true, foreign: foreignDividend(t, r.isin), amount: e.value, tax: e.extra, ticker: r.ticker, src: t.Source})
 		r.pool.cost = r.pool.cost.add(e.value)
 		r.record(t, EventAccumulation, num{}, e.value)
 	case model.CapReturn:
