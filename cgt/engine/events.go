@@ -380,8 +380,8 @@ func (r *tickerRun) writtenERI(t *model.Transaction, units, gbp, toDisposals num
 			row.Rate = rate.Text()
 		}
 	}
-	if r.fund != nil && row.ISIN == "" {
-		row.ISIN = r.fund.isin
+	if row.ISIN == "" {
+		row.ISIN = r.isin // the security's, whether or not the bundled table has the fund
 	}
 	r.out.incomes = append(r.out.incomes, income{date: t.Date, eri: true, foreign: true, amount: gbp, ticker: r.ticker, src: t.Source})
 	r.out.eri = append(r.out.eri, row)
