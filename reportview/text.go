@@ -40,12 +40,21 @@ func Text(w io.Writer, rep *engine.Report, ledger string, warnings []string) err
 		writeYear(b, ty, notRead(warnings), rep.SecurityNames)
 	}
 	if shown == 0 {
-		fmt.Fprintln(b, "\nNo disposals or dividends in the ledger.")
+		fmt.Fprintln(b, "\n"+nothingToReport(rep))
 	}
 	writeHoldings(b, rep)
 	writeSetAside(b, rep)
 	writeNotes(b, warnings)
 	return b.Flush()
+}
+
+// nothingToReport says that no tax year has a figure for the SA108 or a dividend: the ledger
+// has no disposals at all, or only disposals set apart from the SA108 (listed below it).
+func nothingToReport(rep *engine.Report) string {
+	if len(rep.Excluded)+len(rep.ExemptDisposals)+len(rep.OffshoreIncomeGains)+len(rep.NoGainNoLoss) > 0 {
+		return "No disposals for the SA108 and no dividends: what the ledger holds is set apart below."
+	}
+	return "No disposals or dividends in the ledger."
 }
 
 // hasActivity reports whether a year has anything to show: a disposal, a dividend or a
