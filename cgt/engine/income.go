@@ -1,6 +1,9 @@
 package engine
 
 import (
+	"slices"
+	"strings"
+
 	"github.com/cgt-tools/cgt/cgt/model"
 	"github.com/cgt-tools/cgt/internal/order"
 )
@@ -83,7 +86,7 @@ func incomeBoxes(incomes []*income) []IncomeBox {
 			continue
 		}
 		order.Ascending(tickers)
-		b := IncomeBox{Kind: k.kind, Form: k.form, Label: k.label, Note: k.note, Amount: amount.money(), TaxTakenOff: tax.money()}
+		b := IncomeBox{Kind: k.kind, Form: k.form, Label: k.label, Note: k.note + withoutISIN(incomes, k.kind), Amount: amount.money(), TaxTakenOff: tax.money()}
 		for _, tk := range tickers {
 			p := bySecurity[tk]
 			b.Sources = append(b.Sources, IncomeSource{Ticker: tk, Amount: p.amount.money(), TaxTakenOff: p.tax.money(), Lines: p.lines})
@@ -91,6 +94,26 @@ func incomeBoxes(incomes []*income) []IncomeBox {
 		out = append(out, b)
 	}
 	return out
+}
+
+// withoutISIN names, in the note of the UK dividends, the securities counted there only
+// because the ledger gives them no ISIN: a security from abroad would be foreign.
+func withoutISIN(incomes []*income, kind string) string {
+	if kind != IncomeUKDividends {
+		return ""
+	}
+	var tickers []string
+	for _, in := range incomes {
+		if in.noISIN && !slices.Contains(tickers, in.ticker) {
+			tickers = append(tickers, in.ticker)
+		}
+	}
+	if len(tickers) == 0 {
+		return ""
+	}
+	order.Ascending(tickers)
+	return " Counted here for want of an ISIN: " + strings.Join(tickers, ", ") +
+		". A security from abroad pays foreign dividends (SA106): give its ISIN (an ISIN line)."
 }
 
 type incomePart struct {

@@ -29,6 +29,7 @@ type income struct {
 	date         model.Date
 	accumulation bool
 	eri          bool // excess reportable income of an offshore reporting fund
+	noISIN       bool // a pound dividend taken as UK for want of an ISIN (foreignDividend)
 	foreign      bool // paid from abroad (foreignDividend)
 	amount, tax  num
 	ticker       string
@@ -48,6 +49,13 @@ func foreignDividend(t *model.Transaction, isin string) bool {
 		isin = t.ISIN
 	}
 	return len(isin) >= 2 && isin[:2] != "GB"
+}
+
+// dividend is the income of a DIVIDEND (or, accumulation, ACCUMULATION) line.
+func (r *tickerRun) dividend(t *model.Transaction, e *entry, accumulation bool) income {
+	in := income{date: t.Date, accumulation: accumulation, foreign: foreignDividend(t, r.isin), amount: e.value, tax: e.extra, ticker: r.ticker, src: t.Source}
+	in.noISIN = !in.foreign && t.ISIN == "" && r.isin == ""
+	return in
 }
 
 // tickerResult is everything one ticker contributes to the report.
@@ -251,7 +259,7 @@ func (r *tickerRun) applyAdjustment(e *entry) error {
 	t := e.t
 	switch t.Action {
 	case model.Dividend:
-		r.out.incomes = append(r.out.incomes, income{date: t.Date, foreign: foreignDividend(t, r.isin), amount: e.value, tax: e.extra, ticker: r.ticker, src: t.Source})
+		r.out.incomes = append(r.out.incomes, r.dividend(t, e, false))
 		return nil
 	case model.Accumulation:
 		if e.value.isZero() {
@@ -263,7 +271,7 @@ func (r *tickerRun) applyAdjustment(e *entry) error {
 		if numOfDecimal(t.Quantity).cmp(r.held) > 0 {
 			r.accumulationAboveHolding(t, e.value)
 		}
-		r.out.incomes = append(r.out.incomes, income{date: t.Date, accumulation: true, foreign: foreignDividend(t, r.isin), amount: e.value, tax: e.extra, ticker: r.ticker, src: t.Source})
+		r.out.incomes = append(r.out.incomes, r.dividend(t, e, true))
 		r.pool.cost = r.pool.cost.add(e.value)
 		r.record(t, EventAccumulation, num{}, e.value)
 	case model.CapReturn:
