@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/cgt-tools/cgt/cgt/dsl"
@@ -64,5 +65,32 @@ func TestDividendsClassedByTheSecuritysISIN(t *testing.T) {
 				t.Errorf("UK dividend entries %d, foreign %d; want every one foreign", uk, foreign)
 			}
 		})
+	}
+}
+
+// The UK dividends' note names the securities counted there only for want of an ISIN, and no
+// security whose ISIN is given.
+func TestUKDividendsNoteNamesTheSecuritiesWithoutISIN(t *testing.T) {
+	ledger := "2019-06-03 BUY VOD 100 @ 1.00\n2019-06-03 BUY HSBA 100 @ 5.00 ISIN GB0005405286\n" +
+		"2020-05-01 DIVIDEND VOD TOTAL 5.00\n2020-05-01 DIVIDEND HSBA TOTAL 9.00\n2021-05-01 DIVIDEND HSBA TOTAL 9.00\n"
+	txns, err := dsl.Parse("l.cgt", []byte(ledger))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep, err := Calculate(txns, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	notes := map[string]string{}
+	for _, y := range rep.TaxYears {
+		for _, in := range y.Income {
+			notes[y.Period] = in.Note
+		}
+	}
+	if n := notes["2020/21"]; !strings.Contains(n, "want of an ISIN: VOD.") || strings.Contains(n, "HSBA") {
+		t.Errorf("2020/21 note: %q", n)
+	}
+	if n := notes["2021/22"]; strings.Contains(n, "want of an ISIN") {
+		t.Errorf("2021/22 note: %q", n)
 	}
 }
