@@ -4,7 +4,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/cgt-tools/cgt/cgt/dsl"
 	"github.com/cgt-tools/cgt/cgt/model"
 )
 
@@ -42,14 +41,7 @@ func TestDividendsClassedByTheSecuritysISIN(t *testing.T) {
 		"named":    "2019-06-03 BUY IE00B3RBWM25 120 @ 78.40\n2021-03-15 DIVIDEND IE00B3RBWM25 TOTAL 96.30\n2022-03-15 ACCUMULATION IE00B3RBWM25 120 TOTAL 104.10\n",
 	} {
 		t.Run(name, func(t *testing.T) {
-			txns, err := dsl.Parse("l.cgt", []byte(ledger))
-			if err != nil {
-				t.Fatal(err)
-			}
-			rep, err := Calculate(txns, Options{})
-			if err != nil {
-				t.Fatal(err)
-			}
+			rep := mustRun(t, ledger, Options{})
 			var uk, foreign int
 			for _, y := range rep.TaxYears {
 				for _, in := range y.Income {
@@ -73,14 +65,7 @@ func TestDividendsClassedByTheSecuritysISIN(t *testing.T) {
 func TestUKDividendsNoteNamesTheSecuritiesWithoutISIN(t *testing.T) {
 	ledger := "2019-06-03 BUY VOD 100 @ 1.00\n2019-06-03 BUY HSBA 100 @ 5.00 ISIN GB0005405286\n" +
 		"2020-05-01 DIVIDEND VOD TOTAL 5.00\n2020-05-01 DIVIDEND HSBA TOTAL 9.00\n2021-05-01 DIVIDEND HSBA TOTAL 9.00\n"
-	txns, err := dsl.Parse("l.cgt", []byte(ledger))
-	if err != nil {
-		t.Fatal(err)
-	}
-	rep, err := Calculate(txns, Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	rep := mustRun(t, ledger, Options{})
 	notes := map[string]string{}
 	for _, y := range rep.TaxYears {
 		for _, in := range y.Income {

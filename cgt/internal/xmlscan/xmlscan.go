@@ -60,17 +60,20 @@ type Decoder struct {
 	Strict bool
 	// Charset converts the rest of the document when its declaration names an encoding
 	// other than UTF-8 (<?xml version="1.0" encoding="ISO-8859-1"?>), as encoding/xml's
-	// CharsetReader; nil refuses such a document.
+	// CharsetReader; nil refuses such a document. Only the first declaration converts: a
+	// document is in one encoding, and converting the rest again at every further one would
+	// cost a long document's length each time.
 	Charset func(label string, rest []byte) ([]byte, error)
 
 	src       []byte
 	pos       int
 	open      []string // the raw names of the elements open, outermost first
 	needClose bool     // the last start was <a/>: its end comes next
+	converted bool     // a declaration's encoding has been applied
 	buf       []byte
 	err       error
 
-	lineAt, line int // line is the line of src[lineAt]
+	lineAt, line, lineStart int // line is the line of src[lineAt], which starts at lineStart
 }
 
 // NewDecoder reads src, strictly.
@@ -83,18 +86,18 @@ func (d *Decoder) InputOffset() int64 { return int64(d.pos) }
 // InputPos is the line and the 1-based column of InputOffset.
 func (d *Decoder) InputPos() (line, column int) {
 	line = d.lineOf(d.pos)
-	return line, d.pos - (bytes.LastIndexByte(d.src[:d.pos], '\n') + 1) + 1
+	return line, d.pos - d.lineStart + 1
 }
 
 // lineOf counts lines forward from the last place asked about (places asked about only
-// grow in the readers' use, so a long document is counted once).
+// grow in the readers' use, so a long document, even one long line, is read once).
 func (d *Decoder) lineOf(off int) int {
 	if off < d.lineAt {
-		d.lineAt, d.line = 0, 1
+		d.lineAt, d.line, d.lineStart = 0, 1, 0
 	}
-	for _, c := range d.src[d.lineAt:off] {
-		if c == '\n' {
-			d.line++
+	for i := d.lineAt; i < off; i++ {
+		if d.src[i] == '\n' {
+			d.line, d.lineStart = d.line+1, i+1
 		}
 	}
 	d.lineAt = off
@@ -304,7 +307,7 @@ func (d *Decoder) procInst() error {
 		return d.err
 	}
 	enc := declared("encoding", content)
-	if enc == "" || strings.EqualFold(enc, "utf-8") {
+	if enc == "" || strings.EqualFold(enc, "utf-8") || d.converted {
 		return nil
 	}
 	if d.Charset == nil {
@@ -317,6 +320,7 @@ func (d *Decoder) procInst() error {
 		return d.err
 	}
 	d.src = append(d.src[:d.pos:d.pos], rest...)
+	d.converted = true
 	return nil
 }
 

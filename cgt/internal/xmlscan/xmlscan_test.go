@@ -322,3 +322,33 @@ func BenchmarkTokens(b *testing.B) {
 		}
 	})
 }
+
+// InputPos after every token of a document on one long line: the columns count from the
+// line's start, which is found once, not again for every call.
+func TestInputPosOnOneLongLine(t *testing.T) {
+	doc := "<r>\n" + strings.Repeat("<e/>", 50000) + "</r>"
+	d := NewDecoder([]byte(doc))
+	d.Token() // r
+	for i := 1; i <= 50000; i++ {
+		d.Token() // <e/>: its start, then its end
+		d.Token()
+		if line, col := d.InputPos(); line != 2 || col != 4*i+1 {
+			t.Fatalf("after element %d: %d:%d, want 2:%d", i, line, col, 4*i+1)
+		}
+	}
+}
+
+// Only the first declaration's encoding converts the document.
+func TestCharsetOnce(t *testing.T) {
+	d := NewDecoder([]byte(strings.Repeat(`<?xml version="1.0" encoding="latin1"?>`, 3) + "<a/>"))
+	calls := 0
+	d.Charset = func(_ string, rest []byte) ([]byte, error) { calls++; return rest, nil }
+	for {
+		if _, err := d.Token(); err != nil {
+			break
+		}
+	}
+	if calls != 1 {
+		t.Errorf("Charset called %d times, want once", calls)
+	}
+}
