@@ -17,53 +17,38 @@ func stdTokens(doc string, strict bool) (lines []string, errMsg string) {
 	d := xml.NewDecoder(bytes.NewReader([]byte(doc)))
 	d.Strict = strict
 	d.CharsetReader = func(_ string, r io.Reader) (io.Reader, error) { return r, nil }
-	var text []byte
-	at := 0
-	flush := func() {
-		if text != nil {
-			lines = append(lines, fmt.Sprintf("T %q @%d", text, at))
-			text = nil
-		}
-	}
-	for i := 0; i < 10000; i++ {
+	return tokenLines(func() (Token, int64, error) {
 		tok, err := d.Token()
-		if err == io.EOF {
-			flush()
-			return append(lines, "EOF"), ""
-		}
-		if err != nil {
-			flush()
-			return append(lines, "error"), err.Error()
-		}
-		switch t := tok.(type) {
+		var t Token
+		switch x := tok.(type) {
 		case xml.StartElement:
-			flush()
-			lines = append(lines, fmt.Sprintf("S %s %s @%d", t.Name.Local, stdAttrs(t.Attr), d.InputOffset()))
+			t = Token{Kind: StartElement, Name: x.Name.Local}
+			for _, a := range x.Attr {
+				t.Attr = append(t.Attr, Attr{a.Name.Local, a.Value})
+			}
 		case xml.EndElement:
-			flush()
-			lines = append(lines, fmt.Sprintf("E %s @%d", t.Name.Local, d.InputOffset()))
+			t = Token{Kind: EndElement, Name: x.Name.Local}
 		case xml.CharData:
-			text = append(append([]byte{}, text...), t...)
-			at = int(d.InputOffset())
+			t = Token{Kind: CharData, Text: x}
 		}
-	}
-	return append(lines, "too long"), ""
-}
-
-func stdAttrs(as []xml.Attr) string {
-	var b strings.Builder
-	for _, a := range as {
-		fmt.Fprintf(&b, "[%s=%q]", a.Name.Local, a.Value)
-	}
-	return b.String()
+		return t, d.InputOffset(), err
+	})
 }
 
 func ourTokens(doc string, strict bool) (lines []string, errMsg string) {
 	d := NewDecoder([]byte(doc))
 	d.Strict = strict
 	d.Charset = func(_ string, rest []byte) ([]byte, error) { return rest, nil }
+	return tokenLines(func() (Token, int64, error) {
+		t, err := d.Token()
+		return t, d.InputOffset(), err
+	})
+}
+
+// tokenLines writes the tokens next gives (Kind 0 for one passed over) as stdTokens says.
+func tokenLines(next func() (Token, int64, error)) (lines []string, errMsg string) {
 	var text []byte
-	at := 0
+	var at int64
 	flush := func() {
 		if text != nil {
 			lines = append(lines, fmt.Sprintf("T %q @%d", text, at))
@@ -71,7 +56,7 @@ func ourTokens(doc string, strict bool) (lines []string, errMsg string) {
 		}
 	}
 	for i := 0; i < 10000; i++ {
-		t, err := d.Token()
+		t, off, err := next()
 		if err == io.EOF {
 			flush()
 			return append(lines, "EOF"), ""
@@ -87,13 +72,13 @@ func ourTokens(doc string, strict bool) (lines []string, errMsg string) {
 			for _, a := range t.Attr {
 				fmt.Fprintf(&b, "[%s=%q]", a.Name, a.Value)
 			}
-			lines = append(lines, fmt.Sprintf("S %s %s @%d", t.Name, b.String(), d.InputOffset()))
+			lines = append(lines, fmt.Sprintf("S %s %s @%d", t.Name, b.String(), off))
 		case EndElement:
 			flush()
-			lines = append(lines, fmt.Sprintf("E %s @%d", t.Name, d.InputOffset()))
+			lines = append(lines, fmt.Sprintf("E %s @%d", t.Name, off))
 		case CharData:
 			text = append(append([]byte{}, text...), t.Text...)
-			at = int(d.InputOffset())
+			at = off
 		}
 	}
 	return append(lines, "too long"), ""
