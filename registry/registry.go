@@ -212,7 +212,7 @@ func WithExample(e *envelope.Error, c Command) *envelope.Error {
 	args := examples[0].Args
 	if name, _ := e.Context["argument"].(string); name != "" {
 		name, _, _ = strings.Cut(name, ".") // an element's path: the argument's name
-		if given, ok := exampleGiving(examples, argumentNames(c, name)); ok {
+		if given, ok := exampleGiving(examples, c.Args(), name); ok {
 			args = given
 		} else if v := sampleValue(c, name); v != "" {
 			args = append(args[:len(args):len(args)], name+"="+v)
@@ -222,25 +222,17 @@ func WithExample(e *envelope.Error, c Command) *envelope.Error {
 	return e
 }
 
-// argumentNames are the names an argument is given by: its own and its aliases.
-func argumentNames(c Command, name string) []string {
-	for _, s := range c.Args() {
-		if s.Name == name {
-			return append([]string{name}, s.Aliases...)
-		}
-	}
-	return []string{name}
-}
-
-// exampleGiving is the first example whose words give the argument by one of its names
-// (name=…, --name).
-func exampleGiving(examples []Example, names []string) ([]string, bool) {
+// exampleGiving is the first example with a word that gives the argument name, by its name
+// or an alias (name=…, --name).
+func exampleGiving(examples []Example, specs []ArgSpec, name string) ([]string, bool) {
 	for _, ex := range examples {
 		for _, w := range ex.Args {
-			for _, n := range names {
-				if strings.HasPrefix(w, n+"=") || w == "--"+n || strings.HasPrefix(w, "--"+n+"=") {
-					return ex.Args, true
-				}
+			key, _, isPair := strings.Cut(strings.TrimPrefix(w, "--"), "=")
+			if !isPair && !strings.HasPrefix(w, "--") {
+				continue // a positional value
+			}
+			if s, ok := lookupArg(specs, key); ok && s.Name == name {
+				return ex.Args, true
 			}
 		}
 	}
