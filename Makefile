@@ -120,10 +120,11 @@ ledgers:
 # Each fuzz target runs for FUZZTIME (default 20s).
 FUZZTIME ?= 20s
 fuzz:
-	@for t in $$($(GO) test -list 'Fuzz.*' ./cgt/... | grep ^Fuzz); do \
-		pkg=$$(grep -rl "func $$t(" --include='*_test.go' cgt | xargs -n1 dirname | head -1); \
-		echo "fuzz $$t in ./$$pkg"; \
-		$(GO) test -run '^$$' -fuzz "^$$t$$" -fuzztime $(FUZZTIME) ./$$pkg || exit 1; \
+	@for pkg in $$($(GO) list -f '{{if or .TestGoFiles .XTestGoFiles}}{{.ImportPath}}{{end}}' ./...); do \
+		for t in $$($(GO) test -list 'Fuzz.*' $$pkg | grep ^Fuzz); do \
+			echo "fuzz $$t in $$pkg"; \
+			$(GO) test -run '^$$' -fuzz "^$$t$$" -fuzztime $(FUZZTIME) $$pkg || exit 1; \
+		done; \
 	done
 
 # The packages the browser module builds from, vetted (tests included) as WebAssembly too: a

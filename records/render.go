@@ -267,6 +267,9 @@ func warningsSize(warnings []string, note notice) int {
 // do not fit, the last line (kept within room with them) says how many were left out and, in
 // hint, how to see them.
 func fitWarnings(warnings []string, room int, note notice, jsonl bool, hint string) []string {
+	if len(warnings) == 0 {
+		return nil
+	}
 	lines := make([]string, 0, len(warnings))
 	if room < 0 {
 		for i, w := range warnings {

@@ -18,6 +18,9 @@ func DecodeObject(raw []byte) (map[string]any, *envelope.Error) {
 	if len(raw) == 0 || string(raw) == "null" {
 		return map[string]any{}, nil
 	}
+	if obj, ok := plainObject(raw); ok {
+		return obj, nil
+	}
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.UseNumber()
 	var v any

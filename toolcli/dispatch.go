@@ -10,6 +10,7 @@ import (
 	"sync"
 
 	"github.com/cgt-tools/cgt/internal/callgate"
+	"github.com/cgt-tools/cgt/internal/jsontext"
 )
 
 // params are a request's named parameters, as sent (the methods' parameters are these four;
@@ -67,9 +68,9 @@ func decodeParams(raw json.RawMessage) (params, *RPCError) {
 
 // str returns the string parameter name, which must be present.
 func (p params) str(name string) (string, *RPCError) {
-	var v string
 	raw := p.get(name)
-	if len(raw) == 0 || json.Unmarshal(raw, &v) != nil || v == "" {
+	v, plain := jsontext.PlainString(raw)
+	if !plain && (len(raw) == 0 || json.Unmarshal(raw, &v) != nil) || v == "" {
 		return "", rpcErrorf(CodeInvalidParams, "Missing or invalid parameter: %q (string required)", name)
 	}
 	return v, nil

@@ -226,3 +226,25 @@ func BenchmarkCallToolConcurrent(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkHandleFXRate is the server's own work for one callTool of cgt's get_fx_rate, the
+// call `make bench-toolcli` loads under wrk: the request read, the registry's validation and
+// execution, the reply shaped and the response written, without HTTP (which the bare handler
+// of BenchmarkPlainHTTPJSON pays alike). The provider is the one `cgt serve` has.
+func BenchmarkHandleFXRate(b *testing.B) {
+	s, err := mcp.New(commands.NewRegistry, mcp.Options{Version: "bench"})
+	if err != nil {
+		b.Fatal(err)
+	}
+	srv := startServer(b, map[string]ProviderFactory{"cgt": InProcessRawProvider(s)})
+	body := []byte(`{"jsonrpc":"2.0","id":1,"method":"callTool","params":{"server":"cgt","tool":"get_fx_rate","arguments":{"currency":"USD","year":2024,"month":3}}}`)
+	ctx := context.Background()
+	dst := srv.handle(ctx, body, nil)
+	if !bytes.Contains(dst, []byte(`"result"`)) || bytes.Contains(dst, []byte(`"isError":true`)) {
+		b.Fatalf("answer %s", dst)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		dst = srv.handle(ctx, body, dst[:0])
+	}
+}

@@ -370,8 +370,12 @@ type wellFormed struct {
 // (not JSON, params not an object, ...) is read again by parseRequest and decodeParams, which
 // say what is wrong with it.
 func readRequest(body []byte) (*rpcRequest, params, *RPCError) {
-	var w wellFormed
-	if json.Unmarshal(bytes.TrimSpace(body), &w) == nil && validID(w.ID) && w.JSONRPC == "2.0" && w.Method != "" {
+	w, ok := readFast(body)
+	if !ok {
+		w = wellFormed{}
+		ok = json.Unmarshal(bytes.TrimSpace(body), &w) == nil
+	}
+	if ok && validID(w.ID) && w.JSONRPC == "2.0" && w.Method != "" {
 		return &rpcRequest{JSONRPC: w.JSONRPC, ID: w.ID, Method: w.Method}, w.Params, nil
 	}
 	req, rerr := parseRequest(body)

@@ -1,5 +1,6 @@
 // Package jsontext writes JSON strings exactly as encoding/json does, for the writers that
-// build JSON by hand (the report's rows, the MCP server's responses) without reflection.
+// build JSON by hand (the report's rows, the MCP server's responses) without reflection, and
+// reads a plain JSON object's members as encoding/json does, for the servers' requests.
 package jsontext
 
 import "unicode/utf8"

@@ -1,0 +1,97 @@
+package toolcli
+
+import (
+	"bytes"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/cgt-tools/cgt/internal/jsontext"
+)
+
+// requestKeys and paramKeys are the members readFast sets, in the order of its bit mask.
+var (
+	requestKeys = []string{"jsonrpc", "id", "method", "params"}
+	paramKeys   = []string{"server", "tool", "arguments", "includeOutputSchema"}
+)
+
+// readFast reads the common request, a plain JSON object, without reflection: the result is
+// what json.Unmarshal into a wellFormed gives. ok is false whenever it might not be (a
+// member written twice, a key that only matches ignoring case, an escaped or non-ASCII
+// key, a jsonrpc or method that is not a plain string, params that are not an object), and
+// the request is then decoded the general way.
+func readFast(body []byte) (w wellFormed, ok bool) {
+	var seen uint8
+	ok = jsontext.Object(body, func(key, value []byte) bool {
+		i, known := memberIndex(key, requestKeys, &seen)
+		if !known {
+			return i < 0
+		}
+		switch i {
+		case 0:
+			w.JSONRPC, known = jsontext.PlainString(value)
+		case 1:
+			w.ID = bytes.Clone(value)
+		case 2:
+			w.Method, known = jsontext.PlainString(value)
+		case 3:
+			w.Params, known = readParams(value)
+		}
+		return known
+	})
+	return w, ok
+}
+
+func readParams(value []byte) (p params, ok bool) {
+	var seen uint8
+	ok = jsontext.Object(value, func(key, value []byte) bool {
+		i, known := memberIndex(key, paramKeys, &seen)
+		if !known {
+			return i < 0
+		}
+		raw := bytes.Clone(value)
+		switch i {
+		case 0:
+			p.Server = raw
+		case 1:
+			p.Tool = raw
+		case 2:
+			p.Arguments = raw
+		case 3:
+			p.IncludeOutputSchema = raw
+		}
+		return true
+	})
+	return p, ok
+}
+
+// memberIndex finds key among keys, marking it in seen. known is false with i < 0 for a key
+// encoding/json ignores too (so the fast read goes on), and false with i >= 0 for one the
+// fast read leaves to encoding/json: written twice, matching only ignoring case (as
+// encoding/json matches), or not ASCII (whose case folding is encoding/json's to decide).
+func memberIndex(key []byte, keys []string, seen *uint8) (i int, known bool) {
+	if !isASCII(key) {
+		return 0, false
+	}
+	for i, k := range keys {
+		switch {
+		case string(key) == k:
+			if *seen&(1<<i) != 0 {
+				return i, false
+			}
+			*seen |= 1 << i
+			return i, true
+		case strings.EqualFold(string(key), k):
+			return i, false
+		}
+	}
+	return -1, false
+}
+
+func isASCII(b []byte) bool {
+	for _, c := range b {
+		if c >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
+}
