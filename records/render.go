@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"unicode/utf8"
 
 	"github.com/cgt-tools/cgt/internal/jsontext"
@@ -95,14 +96,14 @@ func Write(w io.Writer, format string, recs iter.Seq[Record], warnings []string,
 		if opt.Shapes != nil {
 			shapes = withFacts(withFields(opt.Shapes, opt.Fields), opt.Fields)
 		}
-		return writeSchema(w, recs, shapes, warnings, opt, notices(format, opt.Entity))
+		return writeSchema(w, recs, shapes, warnings, opt)
 	case "records":
 		ids := map[string]int{}
 		line = func(b []byte, r Record) []byte { return appendJSONLine(b, ids, r, opt.Fields) }
 	default:
 		return fmt.Errorf("unknown format %q (formats: %s)", format, strings.Join(Formats, ", "))
 	}
-	return finish(w, "", recs, line, 0, warnings, opt, notices(format, opt.Entity), format == "records")
+	return finish(w, "", recs, line, 0, warnings, opt, format)
 }
 
 // notice writes one line that is not a record of the result: a warning, the truncation, an
@@ -181,7 +182,8 @@ type lineWriter = func(b []byte, r Record) []byte
 // included: the warnings keep what room they need up to half of it (the records come first,
 // and the warnings then take whatever the records left), and those that do not fit are
 // counted in a last truncated line that says how to see them (WarningsHint).
-func finish[R any](w io.Writer, header string, recs iter.Seq[R], line func([]byte, R) []byte, unread int, warnings []string, opt Options, note notice, jsonl bool) error {
+func finish[R any](w io.Writer, header string, recs iter.Seq[R], line func([]byte, R) []byte, unread int, warnings []string, opt Options, format string) error {
+	note, jsonl := notices(format, opt.Entity), format == "records"
 	bw, flush := bufferedTo(w)
 	defer flush()
 	written := 0
@@ -191,7 +193,9 @@ func finish[R any](w io.Writer, header string, recs iter.Seq[R], line func([]byt
 	}
 	more := ""
 	if opt.More != "" {
-		more = note("more", 0, Field{Value: opt.More}) + "\n"
+		more = fixedLine(fixedKey{"more", format, opt.Entity, opt.More}, func() string {
+			return note("more", 0, Field{Value: opt.More}) + "\n"
+		})
 	}
 	truncation := func(left int) string {
 		fs := []Field{{Value: fmt.Sprintf("%d more records", left)}}
@@ -207,7 +211,8 @@ func finish[R any](w io.Writer, header string, recs iter.Seq[R], line func([]byt
 	if opt.MaxChars > 0 {
 		// Room kept after the records: the truncation line (at its longest), the warnings
 		// (what they need, up to half of what is left) and the more line.
-		tail := len(more) + len(truncation(1e9))
+		longest := fixedLine(fixedKey{"truncated", format, opt.Entity, opt.Narrow}, func() string { return truncation(1e9) })
+		tail := len(more) + len(longest)
 		need := warningsSize(warnings, note)
 		recordRoom = max(1, opt.MaxChars-tail-min(need, max(0, opt.MaxChars-tail-len(header)-1)/2))
 	}
@@ -248,6 +253,30 @@ func finish[R any](w io.Writer, header string, recs iter.Seq[R], line func([]byt
 	}
 	put(more)
 	return flush()
+}
+
+// fixedLines holds the notice lines that depend only on the format, the entity and one
+// option's text, which a server writes or measures for every call of a command: the "more"
+// line and the longest truncation line. Those texts are a command's, not a call's; at most
+// maxFixedLines are kept all the same.
+var (
+	fixedLines     sync.Map // fixedKey -> string
+	fixedLineCount atomic.Int32
+)
+
+const maxFixedLines = 1024
+
+type fixedKey struct{ kind, format, entity, text string }
+
+func fixedLine(key fixedKey, line func() string) string {
+	if l, ok := fixedLines.Load(key); ok {
+		return l.(string)
+	}
+	l := line()
+	if fixedLineCount.Add(1) <= maxFixedLines {
+		fixedLines.Store(key, l)
+	}
+	return l
 }
 
 // maxWarningChars is the most of one warning's text a bounded output shows; a longer one is cut

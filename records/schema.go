@@ -21,14 +21,14 @@ import (
 // time, like the compact format's lines. Without shapes the records are counted themselves.
 
 // writeSchema writes recs in the schema format, then the truncation line and the warnings.
-func writeSchema(w io.Writer, recs, shapes iter.Seq[Record], warnings []string, opt Options, note notice) error {
+func writeSchema(w io.Writer, recs, shapes iter.Seq[Record], warnings []string, opt Options) error {
 	cols := countColumns(shapes, opt.Fields)
 	header := ""
 	if cols.any {
 		header = cols.header()
 	}
 	row := cols.rowWriter(opt.Fields)
-	return finish(w, header, recs, row.append, 0, warnings, opt, note, false)
+	return finish(w, header, recs, row.append, 0, warnings, opt, "schema")
 }
 
 // columns is what the schema line says: which structural columns some record has, and the
