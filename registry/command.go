@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"maps"
 	"reflect"
 	"strconv"
 	"sync"
@@ -186,40 +185,16 @@ func (c *command[A, R]) run(ctx context.Context, deps *Deps, norm map[string]any
 // cost more than all the other binding together.
 func (c *command[A, R]) bind(norm map[string]any) (A, error) {
 	var args A
-	rest := norm
-	var strs map[string]string
-	var ints map[string]int64
-	take := func(name string) {
-		if len(rest) == len(norm) {
-			rest = maps.Clone(norm)
-		}
-		delete(rest, name)
-	}
-	for name := range c.direct {
-		s, ok := norm[name].(string)
-		if !ok {
+	v := reflect.ValueOf(&args).Elem()
+	var rest map[string]any // what goes through encoding/json
+	for name, val := range norm {
+		if c.setDirect(v, name, val) {
 			continue
 		}
-		if strs == nil {
-			strs = map[string]string{}
+		if rest == nil {
+			rest = make(map[string]any, len(norm))
 		}
-		take(name)
-		strs[name] = s
-	}
-	for name := range c.ints {
-		n, ok := norm[name].(json.Number)
-		if !ok {
-			continue
-		}
-		i, err := strconv.ParseInt(string(n), 10, strconv.IntSize)
-		if err != nil {
-			continue // not a whole number that fits: encoding/json says what is wrong
-		}
-		if ints == nil {
-			ints = map[string]int64{}
-		}
-		take(name)
-		ints[name] = i
+		rest[name] = val
 	}
 	if len(rest) > 0 {
 		raw, err := json.Marshal(rest)
@@ -230,12 +205,26 @@ func (c *command[A, R]) bind(norm map[string]any) (A, error) {
 			return args, decodeError(err)
 		}
 	}
-	v := reflect.ValueOf(&args).Elem()
-	for name, s := range strs {
-		v.FieldByIndex(c.direct[name]).SetString(s)
-	}
-	for name, i := range ints {
-		v.FieldByIndex(c.ints[name]).SetInt(i)
-	}
 	return args, nil
+}
+
+// setDirect sets a plain string argument, or a plain int argument given as a whole number
+// that fits, on the arguments struct v; false leaves the value to encoding/json, which
+// also says what is wrong with it.
+func (c *command[A, R]) setDirect(v reflect.Value, name string, val any) bool {
+	if at, ok := c.direct[name]; ok {
+		if s, ok := val.(string); ok {
+			v.FieldByIndex(at).SetString(s)
+			return true
+		}
+	}
+	if at, ok := c.ints[name]; ok {
+		if n, ok := val.(json.Number); ok {
+			if i, err := strconv.ParseInt(string(n), 10, strconv.IntSize); err == nil {
+				v.FieldByIndex(at).SetInt(i)
+				return true
+			}
+		}
+	}
+	return false
 }

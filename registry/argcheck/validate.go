@@ -154,13 +154,15 @@ func (s *Schema) validateObject(obj map[string]any, loc []string, out *[]Failure
 	}
 	order.Ascending(names)
 	var extra []string
+	at := child(loc)
 	for _, name := range names {
+		at[len(loc)] = name
 		if p, ok := s.properties[name]; ok {
-			p.validate(obj[name], append(loc, name), out)
+			p.validate(obj[name], at, out)
 		} else if s.noExtra {
 			extra = append(extra, name)
 		} else if s.extra != nil {
-			s.extra.validate(obj[name], append(loc, name), out)
+			s.extra.validate(obj[name], at, out)
 		}
 	}
 	if extra != nil {
@@ -191,10 +193,20 @@ func (s *Schema) validateArray(arr []any, loc []string, out *[]Failure, fail fun
 		fail("maxItems", "maxItems: got "+groupInt(len(arr))+", want "+groupInt(s.maxItems))
 	}
 	if s.items != nil {
+		at := child(loc)
 		for i, item := range arr {
-			s.items.validate(item, append(loc, strconv.Itoa(i)), out)
+			at[len(loc)] = strconv.Itoa(i)
+			s.items.validate(item, at, out)
 		}
 	}
+}
+
+// child is loc with room for one more step, which the members' or items' checks fill in
+// turn: one slice for all of them, as a failure keeps a copy of its location (clone).
+func child(loc []string) []string {
+	at := make([]string, len(loc)+1)
+	copy(at, loc)
+	return at
 }
 
 func (s *Schema) validateString(str string, fail func(keyword, msg string)) {
