@@ -235,6 +235,11 @@ func (s *Schema) validateNumber(v any, fail func(keyword, msg string)) {
 	}
 	n, ok := toNumber(v)
 	if !ok {
+		if _, isJSON := v.(json.Number); isJSON {
+			// A JSON number all the same: its power of ten is beyond maxExp.
+			fail("type", fmt.Sprintf("%v is beyond the numbers checked (powers of ten up to %s either way)", v, groupInt(maxExp)))
+			return
+		}
 		fail("type", fmt.Sprintf("%v is not a number", v))
 		return
 	}
