@@ -136,6 +136,7 @@ var ibkrDates = []string{"20060102", "20060102;150405", "2006-01-02", "2006-01-0
 
 func readIBKRFlex(file string, src []byte) (*Import, error) {
 	b := newBatch(file, "ibkr-flex")
+	b.settleSlashOrder(src)
 	if c := Sniff(src); c.XMLRoot != "" {
 		return readIBKRFlexXML(file, src, b)
 	}
@@ -272,11 +273,11 @@ func (t *table) ibkrDate(names ...string) model.Date {
 		c = t.col("dateTime", "Date/Time", "reportDate")
 		s = t.str(c)
 	}
-	if d, ok := parseDate(s, ibkrDates...); ok {
+	if d, ok := parseDate(s, t.b.ibkrDates()...); ok {
 		return d
 	}
 	if i := strings.IndexAny(s, ";, T"); i >= 6 {
-		if d, ok := parseDate(s[:i], ibkrDayLayouts...); ok {
+		if d, ok := parseDate(s[:i], t.b.ibkrDayLayouts()...); ok {
 			return d
 		}
 	}
@@ -285,7 +286,7 @@ func (t *table) ibkrDate(names ...string) model.Date {
 			return d
 		}
 	}
-	return t.date(c, ibkrDates...)
+	return t.date(c, t.b.ibkrDates()...)
 }
 
 func (t *table) ibkrTicker() string {

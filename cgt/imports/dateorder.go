@@ -1,0 +1,127 @@
+package imports
+
+// An Interactive Brokers Flex Query writes its dates in the format its owner chose:
+// yyyyMMdd, yyyy-MM-dd, MM/dd/yyyy, MM/dd/yy, dd/MM/yyyy, dd/MM/yy or dd-MMM-yy. The file
+// does not say which, and 03/04/2024 reads both ways. The order of a file's slash dates is
+// therefore settled from all of them at once: a first number above 12 can only be a day
+// (dd/MM), a second number above 12 only a day too (MM/dd). A file whose every slash date
+// reads both ways is read month first, IBKR's US form and its default among the slash
+// forms, with a warning; a file with evidence both ways is read month first, and its
+// day-first dates then fail as not dates, row by row.
+
+// slashOrder is what a file's slash dates say about their order.
+type slashOrder struct {
+	dayFirst bool   // some date can only be dd/MM, and none only MM/dd
+	unsure   string // when no date settles it: one that reads both ways, for the warning
+}
+
+// slashOrderOf reads every date written d/d/yy or d/d/yyyy (one or two digits for the day
+// and month) in src.
+func slashOrderOf(src []byte) slashOrder {
+	var dayFirst, monthFirst bool
+	unsure := ""
+	for i := 0; i < len(src); i++ {
+		if !isDigitByte(src[i]) || i > 0 && (isDigitByte(src[i-1]) || src[i-1] == '/') {
+			continue
+		}
+		a, b, end, ok := slashDate(src, i)
+		if !ok {
+			continue
+		}
+		switch {
+		case a > 12 && b >= 1 && b <= 12:
+			dayFirst = true
+		case b > 12 && a >= 1 && a <= 12:
+			monthFirst = true
+		case a != b && a >= 1 && b >= 1 && a <= 12 && b <= 12 && unsure == "":
+			unsure = string(src[i:end])
+		}
+		i = end - 1
+	}
+	switch {
+	case dayFirst && !monthFirst:
+		return slashOrder{dayFirst: true}
+	case !dayFirst && !monthFirst:
+		return slashOrder{unsure: unsure}
+	}
+	return slashOrder{}
+}
+
+// slashDate reads d{1,2}/d{1,2}/(dd|dddd) at src[i], not followed by a digit or a slash.
+func slashDate(src []byte, i int) (a, b, end int, ok bool) {
+	a, i, ok = digitsAt(src, i, 1, 2)
+	if !ok || i >= len(src) || src[i] != '/' {
+		return 0, 0, 0, false
+	}
+	b, i, ok = digitsAt(src, i+1, 1, 2)
+	if !ok || i >= len(src) || src[i] != '/' {
+		return 0, 0, 0, false
+	}
+	start := i + 1
+	_, i, ok = digitsAt(src, start, 2, 4)
+	if !ok || i-start == 3 || i < len(src) && src[i] == '/' {
+		return 0, 0, 0, false
+	}
+	return a, b, i, true
+}
+
+// digitsAt reads from min to max digits at src[i]; more digits than max is no match.
+func digitsAt(src []byte, i, min, max int) (n, end int, ok bool) {
+	j := i
+	for j < len(src) && isDigitByte(src[j]) {
+		if j-i == max {
+			return 0, 0, false
+		}
+		n = n*10 + int(src[j]-'0')
+		j++
+	}
+	return n, j, j-i >= min
+}
+
+func isDigitByte(c byte) bool { return c >= '0' && c <= '9' }
+
+// settleSlashOrder settles the order of a Flex Query's slash dates before its rows are
+// read, and warns when the file leaves it open.
+func (b *batch) settleSlashOrder(src []byte) {
+	o := slashOrderOf(src)
+	b.dayFirst = o.dayFirst
+	if o.unsure != "" {
+		b.warnf("%s: dates such as %s are read month first (MM/dd, as IBKR's US format writes them): no date in the file has a day after the 12th to tell which way round they are. "+
+			"If the Flex Query's date format is dd/MM/yyyy or dd/MM/yy, every such date is wrong: set it to yyyyMMdd or yyyy-MM-dd, which read one way only, and download the file again",
+			b.imp.Report.File, o.unsure)
+	}
+}
+
+// ibkrDates are the layouts of a whole date or date and time in an IBKR file, a Flex
+// Query's slash dates the way round the file writes them.
+func (b *batch) ibkrDates() []string {
+	if b.dayFirst {
+		return ibkrDatesDayFirst
+	}
+	return ibkrDates
+}
+
+// ibkrDayLayouts are the layouts of the date part of a Flex Query date and time.
+func (b *batch) ibkrDayLayouts() []string {
+	if b.dayFirst {
+		return ibkrDayLayoutsDayFirst
+	}
+	return ibkrDayLayouts
+}
+
+var (
+	ibkrDatesDayFirst      = dayFirstLayouts(ibkrDates)
+	ibkrDayLayoutsDayFirst = dayFirstLayouts(ibkrDayLayouts)
+)
+
+// dayFirstLayouts is layouts with each month-first slash date (01/02) written day first.
+func dayFirstLayouts(layouts []string) []string {
+	out := make([]string, len(layouts))
+	for i, l := range layouts {
+		if len(l) >= 6 && l[:6] == "01/02/" {
+			l = "02/01/" + l[6:]
+		}
+		out[i] = l
+	}
+	return out
+}

@@ -1,0 +1,115 @@
+package imports
+
+import (
+	"math/rand"
+	"slices"
+	"strings"
+	"testing"
+)
+
+func TestSlashOrderOf(t *testing.T) {
+	for _, c := range []struct {
+		src  string
+		want slashOrder
+	}{
+		{"20240315 2024-03-04", slashOrder{}},
+		{`"03/04/2024"`, slashOrder{unsure: "03/04/2024"}},
+		{`"03/04/2024","15/04/2024"`, slashOrder{dayFirst: true}},
+		{`"15/04/2024;101500","03/04/2024"`, slashOrder{dayFirst: true}},
+		{`"03/04/2024","04/15/2024"`, slashOrder{}},          // month first, settled
+		{`"15/04/2024","04/15/2024"`, slashOrder{}},          // both ways: month first, and the other fails
+		{`tradeDate="1/2/24"`, slashOrder{unsure: "1/2/24"}}, // dd/MM/yy or MM/dd/yy
+		{`"12/12/2024","01/01/24"`, slashOrder{}},            // the same either way
+		{`"2024/03/04"`, slashOrder{}},                       // not a day or month first
+		{`"113/04/2024","03/104/2024","03/04/202","03/04/20245"`, slashOrder{}},
+		{`"03/04/2024/5","1/3/4"`, slashOrder{}},                 // no date ends there
+		{`"00/13/2024","13/00/2024","32/13/2024"`, slashOrder{}}, // no day or month zero; 32/13 is not a date
+		{"13/04/2024", slashOrder{dayFirst: true}},               // at the start and end of the text
+	} {
+		if got := slashOrderOf([]byte(c.src)); got != c.want {
+			t.Errorf("slashOrderOf(%s) = %+v, want %+v", c.src, got, c.want)
+		}
+	}
+}
+
+func TestDayFirstLayouts(t *testing.T) {
+	for _, pair := range [][2][]string{{ibkrDates, ibkrDatesDayFirst}, {ibkrDayLayouts, ibkrDayLayoutsDayFirst}} {
+		if slices.Equal(pair[0], pair[1]) {
+			t.Errorf("%q has no month-first slash layout to turn day first", pair[0])
+		}
+		for _, l := range pair[1] {
+			if strings.HasPrefix(l, "01/02/") {
+				t.Errorf("%q is still month first", l)
+			}
+		}
+	}
+}
+
+const flexSlashHead = `"ClientAccountID","AssetClass","Symbol","ISIN","Buy/Sell","TradeDate","Quantity","TradePrice","CurrencyPrimary","IBCommission","IBCommissionCurrency","TradeID"` + "\r\n"
+
+func flexSlashRow(date, side, qty, id string) string {
+	return `"U1","STK","AAPL","US0378331005","` + side + `","` + date + `","` + qty + `","100","USD","-1","USD","` + id + `"` + "\r\n"
+}
+
+// A Flex Query set to dd/MM/yyyy: its dates are read day first, whatever the order of its
+// rows, once one of them has a day after the 12th.
+func TestIBKRFlexDayFirstDates(t *testing.T) {
+	rows := []string{
+		flexSlashRow("03/04/2024", "BUY", "10", "T1"),
+		flexSlashRow("15/04/2024", "SELL", "-4", "T2"),
+		flexSlashRow("05/06/2024;101500", "SELL", "-1", "T3"),
+	}
+	want := []string{"2024-04-03 BUY", "2024-04-15 SELL", "2024-06-05 SELL"}
+	r := rand.New(rand.NewSource(1))
+	for range 6 {
+		r.Shuffle(len(rows), func(i, j int) { rows[i], rows[j] = rows[j], rows[i] })
+		imp := readString(t, "ibkr-flex", flexSlashHead+strings.Join(rows, ""))
+		var got []string
+		for _, tx := range imp.Transactions {
+			got = append(got, tx.Date.String()+" "+string(tx.Action))
+		}
+		slices.Sort(got)
+		if !slices.Equal(got, want) || len(imp.Warnings) != 0 {
+			t.Fatalf("rows %q: got %q, warnings %q; want %q", rows, got, imp.Warnings, want)
+		}
+	}
+}
+
+// MM/dd/yyyy, settled by a day after the 12th, is read as before, without a warning; when
+// no date settles it, month first with a warning that says how to make the file certain.
+func TestIBKRFlexMonthFirstDates(t *testing.T) {
+	imp := readString(t, "ibkr-flex", flexSlashHead+flexSlashRow("03/04/2024", "BUY", "10", "T1")+flexSlashRow("04/15/2024", "SELL", "-4", "T2"))
+	if len(imp.Transactions) != 2 || imp.Transactions[0].Date.String() != "2024-03-04" || len(imp.Warnings) != 0 {
+		t.Fatalf("transactions %+v, warnings %q", imp.Transactions, imp.Warnings)
+	}
+	imp = readString(t, "ibkr-flex", flexSlashHead+flexSlashRow("03/04/2024", "BUY", "10", "T1"))
+	if len(imp.Transactions) != 1 || imp.Transactions[0].Date.String() != "2024-03-04" {
+		t.Fatalf("transactions %+v", imp.Transactions)
+	}
+	if len(imp.Warnings) != 1 || !strings.Contains(imp.Warnings[0], "03/04/2024") || !strings.Contains(imp.Warnings[0], "yyyy-MM-dd") {
+		t.Fatalf("warnings %q", imp.Warnings)
+	}
+}
+
+// Dates that can only be read one way each, but not the same way, are an error at the row
+// that does not fit, not a silent mix.
+func TestIBKRFlexMixedDateOrdersFail(t *testing.T) {
+	src := flexSlashHead + flexSlashRow("04/15/2024", "BUY", "10", "T1") + flexSlashRow("15/04/2024", "SELL", "-4", "T2")
+	_, err := Read("flex.csv", []byte(src), Options{Broker: "ibkr-flex"})
+	if err == nil || !strings.Contains(err.Error(), "15/04/2024") {
+		t.Fatalf("err = %v", err)
+	}
+}
+
+// The XML form: attributes hold the dates, with the time after a separator; one element a
+// line, as IBKR writes them.
+func TestIBKRFlexXMLDayFirstDates(t *testing.T) {
+	src := `<FlexQueryResponse queryName="q" type="AF"><FlexStatements count="1"><FlexStatement accountId="U1"><Trades>` + "\n" +
+		`<Trade assetCategory="STK" symbol="AAPL" isin="US0378331005" buySell="BUY" tradeDate="03/04/2024" dateTime="03/04/2024;093000" quantity="10" tradePrice="100" currency="USD" ibCommission="-1" ibCommissionCurrency="USD" tradeID="T1" levelOfDetail="EXECUTION"/>` + "\n" +
+		`<Trade assetCategory="STK" symbol="AAPL" isin="US0378331005" buySell="SELL" tradeDate="20/04/2024" dateTime="20/04/2024;093000" quantity="-4" tradePrice="110" currency="USD" ibCommission="-1" ibCommissionCurrency="USD" tradeID="T2" levelOfDetail="EXECUTION"/>` + "\n" +
+		`</Trades></FlexStatement></FlexStatements></FlexQueryResponse>`
+	imp := readString(t, "ibkr-flex", src)
+	if len(imp.Transactions) != 2 || imp.Transactions[0].Date.String() != "2024-04-03" || imp.Transactions[1].Date.String() != "2024-04-20" {
+		t.Fatalf("transactions %+v, warnings %q", imp.Transactions, imp.Warnings)
+	}
+}
