@@ -29,9 +29,9 @@ func slashOrderOf(src []byte) slashOrder {
 			continue
 		}
 		switch {
-		case a > 12 && b >= 1 && b <= 12:
+		case a > 12 && a <= 31 && b >= 1 && b <= 12:
 			dayFirst = true
-		case b > 12 && a >= 1 && a <= 12:
+		case b > 12 && b <= 31 && a >= 1 && a <= 12:
 			monthFirst = true
 		case a != b && a >= 1 && b >= 1 && a <= 12 && b <= 12 && unsure == "":
 			unsure = string(src[i:end])

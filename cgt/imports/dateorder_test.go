@@ -22,9 +22,10 @@ func TestSlashOrderOf(t *testing.T) {
 		{`"12/12/2024","01/01/24"`, slashOrder{}},            // the same either way
 		{`"2024/03/04"`, slashOrder{}},                       // not a day or month first
 		{`"113/04/2024","03/104/2024","03/04/202","03/04/20245"`, slashOrder{}},
-		{`"03/04/2024/5","1/3/4"`, slashOrder{}},                 // no date ends there
-		{`"00/13/2024","13/00/2024","32/13/2024"`, slashOrder{}}, // no day or month zero; 32/13 is not a date
-		{"13/04/2024", slashOrder{dayFirst: true}},               // at the start and end of the text
+		{`"03/04/2024/5","1/3/4"`, slashOrder{}},                                     // no date ends there
+		{`"00/13/2024","13/00/2024","32/13/2024"`, slashOrder{}},                     // no day or month zero; 32/13 is not a date
+		{"13/04/2024", slashOrder{dayFirst: true}},                                   // at the start and end of the text
+		{`"45/03/2024","03/45/2024","03/04/2024"`, slashOrder{unsure: "03/04/2024"}}, // no day 45 either way
 	} {
 		if got := slashOrderOf([]byte(c.src)); got != c.want {
 			t.Errorf("slashOrderOf(%s) = %+v, want %+v", c.src, got, c.want)
