@@ -269,6 +269,7 @@ func TestMessages(t *testing.T) {
 		{`{"code": "GBP", "size": 1e30}`, "at /size: exclusiveMaximum: got 1\u202f×\u202f10³⁰, want 1.5"},
 		{`{"code": "GBP", "size": 1e1000001}`, "at /size: 1e1000001 is beyond the numbers checked (powers of ten up to 1,000,000 either way)"},
 		{`{"code": "GBP", "size": -1e-1000001}`, "at /size: -1e-1000001 is beyond the numbers checked (powers of ten up to 1,000,000 either way)"},
+		{`{"code": "GBP", "size": 1, "level": 1e1000001}`, "at /level: 1e1000001 is beyond the numbers checked (powers of ten up to 1,000,000 either way)"},
 	} {
 		err := s.Validate(decode(t, []byte(tc.args)))
 		if err == nil || err.Error() != tc.want {

@@ -70,6 +70,10 @@ func (s *Schema) validate(v any, loc []string, out *[]Failure) {
 		return
 	}
 	if s.types != nil && !s.typeMatches(t, v) {
+		if n, ok := v.(json.Number); ok && t == "number" && beyondChecked(n) {
+			fail("type", beyondMessage(n))
+			return
+		}
 		fail("type", "got "+t+", want "+strings.Join(s.types, " or "))
 		return
 	}
@@ -235,9 +239,8 @@ func (s *Schema) validateNumber(v any, fail func(keyword, msg string)) {
 	}
 	n, ok := toNumber(v)
 	if !ok {
-		if _, isJSON := v.(json.Number); isJSON {
-			// A JSON number all the same: its power of ten is beyond maxExp.
-			fail("type", fmt.Sprintf("%v is beyond the numbers checked (powers of ten up to %s either way)", v, groupInt(maxExp)))
+		if n, isJSON := v.(json.Number); isJSON {
+			fail("type", beyondMessage(n)) // a JSON number all the same: its power of ten is beyond maxExp
 			return
 		}
 		fail("type", fmt.Sprintf("%v is not a number", v))
@@ -442,4 +445,15 @@ func group(digits string) string {
 		b.WriteRune(c)
 	}
 	return b.String()
+}
+
+// beyondChecked reports whether n, a JSON number, is one whose power of ten is beyond those
+// the checker reads (maxExp), so that whether it is whole, or within a bound, is not worked out.
+func beyondChecked(n json.Number) bool {
+	_, ok := toNumber(n)
+	return !ok
+}
+
+func beyondMessage(n json.Number) string {
+	return fmt.Sprintf("%s is beyond the numbers checked (powers of ten up to %s either way)", n, groupInt(maxExp))
 }
