@@ -21,7 +21,7 @@ func slashOrderOf(src []byte) slashOrder {
 	var dayFirst, monthFirst bool
 	unsure := ""
 	for i := 0; i < len(src); i++ {
-		if !isDigitByte(src[i]) || i > 0 && (isDigitByte(src[i-1]) || src[i-1] == '/') {
+		if !isDigit(src[i]) || i > 0 && (isDigit(src[i-1]) || src[i-1] == '/') {
 			continue
 		}
 		a, b, end, ok := slashDate(src, i)
@@ -68,7 +68,7 @@ func slashDate(src []byte, i int) (a, b, end int, ok bool) {
 // digitsAt reads from min to max digits at src[i]; more digits than max is no match.
 func digitsAt(src []byte, i, min, max int) (n, end int, ok bool) {
 	j := i
-	for j < len(src) && isDigitByte(src[j]) {
+	for j < len(src) && isDigit(src[j]) {
 		if j-i == max {
 			return 0, 0, false
 		}
@@ -77,8 +77,6 @@ func digitsAt(src []byte, i, min, max int) (n, end int, ok bool) {
 	}
 	return n, j, j-i >= min
 }
-
-func isDigitByte(c byte) bool { return c >= '0' && c <= '9' }
 
 // settleSlashOrder settles the order of a Flex Query's slash dates before its rows are
 // read, and warns when the file leaves it open.
