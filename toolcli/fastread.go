@@ -20,34 +20,24 @@ var (
 // key, a jsonrpc or method that is not a plain string, params that are not an object), and
 // the request is then decoded the general way.
 func readFast(body []byte) (w wellFormed, ok bool) {
-	var seen uint8
-	ok = jsontext.Object(body, func(key, value []byte) bool {
-		i, known := memberIndex(key, requestKeys, &seen)
-		if !known {
-			return i < 0
-		}
+	ok = knownMembers(body, requestKeys, func(i int, value []byte) (read bool) {
 		switch i {
 		case 0:
-			w.JSONRPC, known = jsontext.PlainString(value)
+			w.JSONRPC, read = jsontext.PlainString(value)
 		case 1:
-			w.ID = bytes.Clone(value)
+			w.ID, read = bytes.Clone(value), true
 		case 2:
-			w.Method, known = jsontext.PlainString(value)
+			w.Method, read = jsontext.PlainString(value)
 		case 3:
-			w.Params, known = readParams(value)
+			w.Params, read = readParams(value)
 		}
-		return known
+		return read
 	})
 	return w, ok
 }
 
 func readParams(value []byte) (p params, ok bool) {
-	var seen uint8
-	ok = jsontext.Object(value, func(key, value []byte) bool {
-		i, known := memberIndex(key, paramKeys, &seen)
-		if !known {
-			return i < 0
-		}
+	ok = knownMembers(value, paramKeys, func(i int, value []byte) bool {
 		raw := bytes.Clone(value)
 		switch i {
 		case 0:
@@ -62,6 +52,20 @@ func readParams(value []byte) (p params, ok bool) {
 		return true
 	})
 	return p, ok
+}
+
+// knownMembers reads data as an object and gives set each member whose key is keys[i],
+// ignoring the members encoding/json ignores too. It is false when data is not such an
+// object, when set is, and when a key leaves the reading to encoding/json (memberIndex).
+func knownMembers(data []byte, keys []string, set func(i int, value []byte) bool) bool {
+	var seen uint8
+	return jsontext.Object(data, func(key, value []byte) bool {
+		i, known := memberIndex(key, keys, &seen)
+		if !known {
+			return i < 0
+		}
+		return set(i, value)
+	})
 }
 
 // memberIndex finds key among keys, marking it in seen. known is false with i < 0 for a key
