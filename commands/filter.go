@@ -17,12 +17,16 @@ type TickerArg struct {
 // PeriodArgs are the date filters of the ledger-reading commands. They pick what is shown;
 // the calculation always reads the whole ledger (a pool is built from every earlier purchase).
 type PeriodArgs struct {
+	_ model.NotComparable
+
 	From string `json:"from,omitempty" jsonschema:"format=date" jsonschema_description:"From this date."`
 	To   string `json:"to,omitempty" jsonschema:"format=date" jsonschema_description:"To this date."`
 }
 
 // FilterArgs are the ticker and date filters together.
 type FilterArgs struct {
+	_ model.NotComparable
+
 	TickerArg
 	PeriodArgs
 }

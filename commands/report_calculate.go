@@ -10,6 +10,7 @@ import (
 	"github.com/shopspring/decimal"
 
 	"github.com/cgt-tools/cgt/cgt/engine"
+	"github.com/cgt-tools/cgt/cgt/model"
 	"github.com/cgt-tools/cgt/cgt/tax"
 	"github.com/cgt-tools/cgt/cgt/taxyear"
 	"github.com/cgt-tools/cgt/envelope"
@@ -40,6 +41,8 @@ const (
 // ReportResult is the report with the name of the ledger it was calculated from, which
 // names the records that belong to no ticker (a tax year's).
 type ReportResult struct {
+	_ model.NotComparable
+
 	*engine.Report
 	ledger string
 	// filing, for the summary and disposals details, is what the dense formats write:

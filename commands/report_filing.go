@@ -50,6 +50,8 @@ type filingYear struct {
 // 2024): the gains in each part are what the box 51 adjustment is worked from, and what
 // HMRC asks to be given with it.
 type filingPart struct {
+	_ model.NotComparable
+
 	From    model.Date  `json:"from" record:"timestamp"`
 	To      model.Date  `json:"to"`
 	Gains   model.Money `json:"gains"`

@@ -52,6 +52,8 @@ type disposalView struct {
 }
 
 type poolView struct {
+	_ model.NotComparable
+
 	Ticker string
 	Chart  string // SVG markup built here, its text escaped
 }

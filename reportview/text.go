@@ -87,6 +87,8 @@ func notRead(warnings []string) bool {
 
 // summaryRow is one figure of the year's summary, with the SA108 box that asks for it.
 type summaryRow struct {
+	_ model.NotComparable
+
 	Label string
 	Value string
 	box   string // the label of the box on the form (see tax.Boxes), "" for none
@@ -102,16 +104,16 @@ func writeSummary(b *bufio.Writer, ty *engine.TaxYear) {
 // summaryRows are the year's figures in the order the summary shows them.
 func summaryRows(ty *engine.TaxYear) []summaryRow {
 	return []summaryRow{
-		{"Disposals", fmt.Sprint(ty.DisposalCount), "Number of disposals"},
-		{"Disposal proceeds", records.Pounds(ty.Proceeds.String()), "Disposal proceeds"},
-		{"Allowable costs", records.Pounds(ty.AllowableCosts.String()), "Allowable costs (including purchase price)"},
-		{"Gains in the year", records.Pounds(ty.Gains.String()), "Gains in the year, before losses"},
-		{"Losses in the year", records.Pounds(ty.Losses.String()), "Losses in the year"},
-		{"Net gain", records.Pounds(ty.NetGain.String()), ""},
-		{"Annual exempt amount", records.Pounds(ty.AnnualExemptAmount.String()), ""},
-		{"Losses brought forward used", records.Pounds(ty.LossesUsed.String()), "Losses brought forward and used in the year"},
-		{"Losses carried forward", records.Pounds(ty.LossesCarriedForward.String()), "Losses available to be carried forward to later years"},
-		{"Taxable gain", records.Pounds(ty.TaxableGain.String()), ""},
+		{Label: "Disposals", Value: fmt.Sprint(ty.DisposalCount), box: "Number of disposals"},
+		{Label: "Disposal proceeds", Value: records.Pounds(ty.Proceeds.String()), box: "Disposal proceeds"},
+		{Label: "Allowable costs", Value: records.Pounds(ty.AllowableCosts.String()), box: "Allowable costs (including purchase price)"},
+		{Label: "Gains in the year", Value: records.Pounds(ty.Gains.String()), box: "Gains in the year, before losses"},
+		{Label: "Losses in the year", Value: records.Pounds(ty.Losses.String()), box: "Losses in the year"},
+		{Label: "Net gain", Value: records.Pounds(ty.NetGain.String()), box: ""},
+		{Label: "Annual exempt amount", Value: records.Pounds(ty.AnnualExemptAmount.String()), box: ""},
+		{Label: "Losses brought forward used", Value: records.Pounds(ty.LossesUsed.String()), box: "Losses brought forward and used in the year"},
+		{Label: "Losses carried forward", Value: records.Pounds(ty.LossesCarriedForward.String()), box: "Losses available to be carried forward to later years"},
+		{Label: "Taxable gain", Value: records.Pounds(ty.TaxableGain.String()), box: ""},
 	}
 }
 

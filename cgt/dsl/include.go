@@ -28,6 +28,8 @@ const IncludeExample = `INCLUDE "t212-isa.csv" ACCOUNT MYISA ISA`
 
 // Include is one INCLUDE line: the file it names and the account it puts the file's rows in.
 type Include struct {
+	_ model.NotComparable
+
 	// Path is the file as written, relative to the ledger that names it.
 	Path string
 	// Account is the label every row of the file gets ("" when the line gives none).

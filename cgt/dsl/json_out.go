@@ -7,6 +7,8 @@ import (
 // JSONTransaction is the JSON form of a transaction that commands return. Only the fields
 // that apply to the action are present; numbers are exact decimal strings.
 type JSONTransaction struct {
+	_ model.NotComparable
+
 	Date        string      `json:"date" jsonschema_description:"Transaction date, YYYY-MM-DD." record:"timestamp"`
 	Action      string      `json:"action" jsonschema:"enum=BUY,enum=SELL,enum=DIVIDEND,enum=ACCUMULATION,enum=CAPRETURN,enum=SPLIT,enum=UNSPLIT,enum=SPOUSEIN,enum=SPOUSEOUT,enum=RIGHTS,enum=TAKEOVER,enum=DEMERGER,enum=ERI,enum=POOL,enum=NEGLIGIBLE,enum=ACCOUNT,enum=ALIAS,enum=EXEMPT,enum=NONREPORTING,enum=ISIN" jsonschema_description:"Kind of transaction, or a declaration (ACCOUNT, ALIAS, EXEMPT, NONREPORTING, ISIN)."`
 	Ticker      string      `json:"ticker" jsonschema_description:"Security identifier, upper case (AAPL, VOD.L, GB00B41YBW71); the old security of a TAKEOVER, the parent of a DEMERGER, the account label of an ACCOUNT declaration." record:"entity"`
@@ -31,6 +33,8 @@ type JSONTransaction struct {
 
 // JSONAmount is a money amount with its currency.
 type JSONAmount struct {
+	_ model.NotComparable
+
 	Amount   string `json:"amount" jsonschema_description:"Exact decimal amount as given, such as 150.00."`
 	Currency string `json:"currency" jsonschema_description:"ISO 4217 currency code, such as GBP or USD."`
 }

@@ -19,6 +19,8 @@ var accountTypes = []string{"ISA", "LISA", "JISA", "SIPP", "GIA"}
 // ExcludedTransaction is a transaction left out of the calculation because it was made in a
 // tax wrapper (an account declared ISA, LISA, JISA or SIPP).
 type ExcludedTransaction struct {
+	_ model.NotComparable
+
 	Ticker  string     `json:"ticker" jsonschema_description:"Ticker as the line gave it, upper-case" record:"entity"`
 	Date    model.Date `json:"date" jsonschema_description:"Date of the transaction" record:"timestamp"`
 	Action  string     `json:"action" jsonschema_description:"BUY, SELL, DIVIDEND, ..."`

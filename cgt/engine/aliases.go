@@ -16,6 +16,8 @@ const nameProbe = 64
 // securityLook is what a ledger says about one of its securities, for telling whether two of
 // them are one security under two names.
 type securityLook struct {
+	_ model.NotComparable
+
 	ticker string
 	name   string // normalised: upper-case letters and digits, one space between words
 	core   string // the name without the words that do not tell securities apart (coreName)

@@ -22,6 +22,8 @@ const (
 // addition to the cost of the units held at the period end (reg 99), the part for units
 // disposed of before the distribution date added to those disposals' cost (reg 99(5)).
 type ExcessIncome struct {
+	_ model.NotComparable
+
 	Ticker           string        `json:"ticker" jsonschema_description:"The holding, upper-case" record:"entity"`
 	Name             string        `json:"name,omitempty" jsonschema_description:"The fund's name, as the broker's export gives it"`
 	ISIN             string        `json:"isin,omitempty" jsonschema_description:"The share class's ISIN"`

@@ -48,6 +48,8 @@ type RatesPending struct {
 
 // PendingRow is one ledger row converted on a month that has no rate yet.
 type PendingRow struct {
+	_ model.NotComparable
+
 	Source   model.Source
 	Date     model.Date
 	Action   model.Action

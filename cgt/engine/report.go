@@ -132,6 +132,8 @@ type TaxYear struct {
 // RatePeriodResult is the part of a tax year over which one pair of CGT rates applied, with
 // the disposals made in it (2024/25 has two: before and from 30 October 2024).
 type RatePeriodResult struct {
+	_ model.NotComparable
+
 	taxyear.RatePart
 	DisposalCount int         `json:"disposal_count" jsonschema_description:"Number of disposals in the part"`
 	Proceeds      model.Money `json:"proceeds" jsonschema_description:"Sum of the rounded gross proceeds of the disposals in the part (GBP)"`
@@ -154,6 +156,8 @@ type SA108 struct {
 
 // Dividends is the dividend income of a tax year, in GBP.
 type Dividends struct {
+	_ model.NotComparable
+
 	Count         int         `json:"count" jsonschema_description:"Number of DIVIDEND rows in the year"`
 	Income        model.Money `json:"income" jsonschema_description:"Cash dividends received (GBP)"`
 	TaxPaid       model.Money `json:"tax_paid" jsonschema_description:"Tax withheld on the cash dividends (GBP)"`
@@ -215,6 +219,8 @@ type Match struct {
 
 // Adjustment is an amount added to a disposal's allowable cost after it was identified.
 type Adjustment struct {
+	_ model.NotComparable
+
 	Reason    string      `json:"reason" jsonschema_description:"What the amount is"`
 	Reference string      `json:"reference" jsonschema_description:"Statutory reference"`
 	Cost      model.Money `json:"cost" jsonschema_description:"Amount added to the allowable cost (GBP)"`
@@ -236,6 +242,8 @@ type SourceRef struct {
 
 // TradeLine is one ledger line of a disposal in its original currency.
 type TradeLine struct {
+	_ model.NotComparable
+
 	Quantity      model.Decimal `json:"quantity" jsonschema_description:"Shares sold on the line"`
 	Price         Converted     `json:"price" jsonschema_description:"Price per share"`
 	Consideration Converted     `json:"consideration" jsonschema_description:"Quantity times price: the gross proceeds of the line, converted as one amount"`
@@ -245,6 +253,8 @@ type TradeLine struct {
 
 // Converted is an amount as the ledger gave it and in GBP, with the rate used.
 type Converted struct {
+	_ model.NotComparable
+
 	GBP        model.Money    `json:"gbp" jsonschema_description:"The amount in GBP: amount divided by rate, 6 decimal places (shown at 2)"`
 	Amount     model.Decimal  `json:"amount" jsonschema_description:"The amount as given in the ledger"`
 	Currency   string         `json:"currency" jsonschema_description:"ISO 4217 currency of the amount"`
@@ -254,6 +264,8 @@ type Converted struct {
 
 // Holding is a Section 104 pool at a point in time.
 type Holding struct {
+	_ model.NotComparable
+
 	Ticker      string        `json:"ticker" jsonschema_description:"Ticker" record:"entity"`
 	Quantity    model.Decimal `json:"quantity" jsonschema_description:"Shares in the pool"`
 	Cost        model.Money   `json:"cost" jsonschema_description:"Pool cost (GBP)"`
@@ -268,6 +280,8 @@ type PoolHistory struct {
 
 // PoolEvent is one change to a Section 104 pool.
 type PoolEvent struct {
+	_ model.NotComparable
+
 	Date           model.Date    `json:"date" jsonschema_description:"Date of the change" record:"timestamp"`
 	Event          string        `json:"event" jsonschema_description:"buy, sell, split, unsplit, capreturn, accumulation, pool, spouse_in, spouse_out, rights, takeover, takeover_cash, part_disposal, demerger, eri or negligible"`
 	Reference      string        `json:"reference,omitempty" jsonschema_description:"Statutory reference of an event other than a trade, split, accumulation or cost-reducing capital return"`

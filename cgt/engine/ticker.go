@@ -26,6 +26,8 @@ type pool struct {
 
 // income is one DIVIDEND or ACCUMULATION row, kept for the tax-year totals.
 type income struct {
+	_ model.NotComparable
+
 	date         model.Date
 	accumulation bool
 	eri          bool // excess reportable income of an offshore reporting fund

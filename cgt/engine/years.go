@@ -103,6 +103,8 @@ func incomesByDate(results []tickerResult) []*income {
 
 // totals are the summed rounded figures of a set of disposals.
 type totals struct {
+	_ model.NotComparable
+
 	count                          int
 	proceeds, costs, gains, losses num
 }

@@ -17,6 +17,8 @@ import (
 
 // Row is one figure as a fund family's CSV gives it, with its line for messages.
 type Row struct {
+	_ model.NotComparable
+
 	ISIN   string
 	Figure Figure
 	Line   int
@@ -130,7 +132,7 @@ func Build(rows []Row, tickers map[string][]string) (*Table, error) {
 		out := f.Figures[:0]
 		for _, g := range f.Figures {
 			if n := len(out); n > 0 && out[n-1].PeriodEnd == g.PeriodEnd {
-				if out[n-1] != g {
+				if out[n-1].Currency != g.Currency || out[n-1].PerUnit != g.PerUnit {
 					return nil, fmt.Errorf("%s has two figures for the period ending %s: %s %s and %s %s",
 						f.ISIN, g.PeriodEnd, out[n-1].PerUnit, out[n-1].Currency, g.PerUnit, g.Currency)
 				}

@@ -20,6 +20,8 @@ import (
 // distributions for the reporting period ending on PeriodEnd, per unit, in the share class's
 // currency, exactly as published (PerUnit keeps the manager's digits).
 type Figure struct {
+	_ model.NotComparable
+
 	PeriodEnd model.Date
 	Currency  string
 	PerUnit   string

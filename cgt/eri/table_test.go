@@ -114,7 +114,7 @@ func TestReadCSVRejectsBadRowsNamingTheLine(t *testing.T) {
 
 func TestBuildRejectsTwoFiguresForOnePeriod(t *testing.T) {
 	d := model.NewDate(2024, 6, 30)
-	_, err := Build([]Row{{ISIN: "IE00B3XXRP09", Figure: Figure{d, "USD", "0.1"}}, {ISIN: "IE00B3XXRP09", Figure: Figure{d, "USD", "0.2"}}}, nil)
+	_, err := Build([]Row{{ISIN: "IE00B3XXRP09", Figure: Figure{PeriodEnd: d, Currency: "USD", PerUnit: "0.1"}}, {ISIN: "IE00B3XXRP09", Figure: Figure{PeriodEnd: d, Currency: "USD", PerUnit: "0.2"}}}, nil)
 	if err == nil {
 		t.Fatal("two figures for one period were accepted")
 	}

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/cgt-tools/cgt/cgt/model"
 	"github.com/shopspring/decimal"
 )
 
@@ -19,6 +20,8 @@ const GBPSource = "GBP (no conversion)"
 
 // Rate is one HMRC monthly rate: how many units of Currency buy £1 in Period.
 type Rate struct {
+	_ model.NotComparable
+
 	Currency string          // ISO 4217 code, e.g. "USD"
 	Period   string          // the month, "2024-03"
 	PerGBP   decimal.Decimal // units of Currency per £1, exactly as published

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"sync"
 	"testing"
@@ -102,7 +103,7 @@ func TestRate_GBP_and_case(t *testing.T) {
 	}
 	lower, err1 := tab.Rate(" usd ", 2024, time.March)
 	upper, err2 := tab.Rate("USD", 2024, time.March)
-	if err1 != nil || err2 != nil || lower != upper {
+	if err1 != nil || err2 != nil || !reflect.DeepEqual(lower, upper) {
 		t.Fatalf("usd = %+v %v; USD = %+v %v", lower, err1, upper, err2)
 	}
 }

@@ -124,6 +124,8 @@ type xmlRate struct {
 
 // entry is an xmlRate with its line, cleaned.
 type entry struct {
+	_ model.NotComparable
+
 	line     int
 	country  string
 	currency string

@@ -111,6 +111,8 @@ func (t *table) dgMoney(col int, fixed string) (decimal.Decimal, string, bool) {
 // ---- Transactions report ----
 
 type dgExec struct {
+	_ model.NotComparable
+
 	row                  int
 	date                 model.Date
 	product, isin, order string
@@ -270,6 +272,8 @@ const (
 )
 
 type dgRow struct {
+	_ model.NotComparable
+
 	line                int
 	date                model.Date
 	product, isin, desc string

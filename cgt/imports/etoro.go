@@ -31,6 +31,8 @@ var etoroDates = []string{"02/01/2006 15:04:05", "02/01/2006 15:04", "02/01/2006
 type etoroCols struct{ date, typ, details, amount, units, pos, asset int }
 
 type etoroSDRT struct {
+	_ model.NotComparable
+
 	row    int
 	pos    string
 	amount decimal.Decimal

@@ -237,6 +237,8 @@ type batch struct {
 
 // withholding is tax withheld (negative) or refunded (positive) on its own row.
 type withholding struct {
+	_ model.NotComparable
+
 	row    int
 	key    string
 	amount model.Amount
@@ -297,7 +299,7 @@ func (b *batch) dividend(row int, key string, t model.Transaction) {
 // withhold records a withholding row (negative: tax withheld; positive: a refund of it), to be
 // folded into the dividend of the same key when the file has one.
 func (b *batch) withhold(row int, key string, a model.Amount, what string) {
-	b.wht = append(b.wht, withholding{row, key, a, what})
+	b.wht = append(b.wht, withholding{row: row, key: key, amount: a, what: what})
 }
 
 // foldWithholding folds each withholding row into its dividend's tax. One without a

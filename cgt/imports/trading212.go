@@ -40,6 +40,8 @@ type t212Cols struct {
 }
 
 type t212Fee struct {
+	_ model.NotComparable
+
 	col, ccyCol int
 	fixed       string // currency from the header name, or the default
 	name        string

@@ -166,6 +166,8 @@ func headerFields(f []string, names ...string) bool {
 }
 
 type vanguardCash struct {
+	_ model.NotComparable
+
 	line    int
 	date    model.Date
 	details string
@@ -175,6 +177,8 @@ type vanguardCash struct {
 }
 
 type vanguardInv struct {
+	_ model.NotComparable
+
 	line             int
 	date             model.Date
 	name, details    string

@@ -80,6 +80,8 @@ type Source struct {
 // large ledger costs one allocation for its transactions (and one per block of event lines,
 // see Event) and the collector follows nothing in them but strings and the Event pointer.
 type Transaction struct {
+	_ NotComparable
+
 	Date Date
 	// NoCurrency is set by the ledger readers on a BUY or SELL whose price or total was
 	// written without a currency, and so read as GBP: the engine warns when the security's

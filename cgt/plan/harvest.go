@@ -61,6 +61,8 @@ type Harvest struct {
 
 // Chosen is one sale of a harvest.
 type Chosen struct {
+	_ model.NotComparable
+
 	Sale
 	Held    decimal.Decimal // shares held on the date
 	Gain    model.Money     // the change in the year's net gain when this sale alone is appended

@@ -31,6 +31,8 @@ const linePrefix = File + " line"
 // Figures are a tax year's totals as the engine gives them, with what is left of the annual
 // exempt amount.
 type Figures struct {
+	_ model.NotComparable
+
 	NetGain         model.Money  `json:"net_gain" jsonschema_description:"Gains minus losses of the year's disposals (GBP)."`
 	Gains           model.Money  `json:"gains" jsonschema_description:"Gains of the year's disposals with a gain (GBP)."`
 	Losses          model.Money  `json:"losses" jsonschema_description:"Losses of the year's disposals with a loss, positive (GBP)."`
@@ -100,6 +102,8 @@ func (p *Planner) Warnings() []string {
 // Price is an amount of money per share in a currency (GBX and GBp are pence, read as the
 // ledger reads them).
 type Price struct {
+	_ model.NotComparable
+
 	Amount     decimal.Decimal
 	Currency   string
 	NoCurrency bool // none was written: read as pounds (see CheckPrice)
@@ -109,6 +113,8 @@ func (p Price) String() string { return p.Amount.String() + " " + p.Currency }
 
 // Sale is one planned sale: what its ledger line says.
 type Sale struct {
+	_ model.NotComparable
+
 	Ticker   string
 	Quantity decimal.Decimal
 	Price    Price

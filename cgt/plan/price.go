@@ -20,6 +20,8 @@ import (
 // Trade is a security's last trade on or before the plan's date, outside tax wrappers: what a
 // price given for it is checked against.
 type Trade struct {
+	_ model.NotComparable
+
 	Price    decimal.Decimal // per share in Currency, in the shares of the plan's date
 	Text     string          // Price as the line wrote it, when no split came after
 	Currency string          // GBP for pence and for no currency

@@ -14,6 +14,8 @@ import (
 
 // SaleResult is a hypothetical sale and what it does to its tax year.
 type SaleResult struct {
+	_ model.NotComparable
+
 	Projection bool          `json:"projection" jsonschema_description:"Always true: a projection, not a record."`
 	Note       string        `json:"note" jsonschema_description:"What a projection is."`
 	Ticker     string        `json:"ticker" record:"entity" jsonschema_description:"Security sold."`
@@ -82,6 +84,8 @@ func (r AllowanceResult) RecordEntity() string { return r.ledger }
 
 // Unrealised is a holding and what selling all of it at the price given would realise.
 type Unrealised struct {
+	_ model.NotComparable
+
 	Ticker   string        `json:"ticker" record:"entity" jsonschema_description:"Security."`
 	Quantity model.Decimal `json:"quantity" jsonschema_description:"Shares in the Section 104 pool on the date."`
 	Cost     model.Money   `json:"cost" jsonschema_description:"Pool cost (GBP)."`
@@ -179,6 +183,8 @@ func (r HarvestResult) RecordEntity() string { return r.ledger }
 
 // HarvestSale is one suggested sale.
 type HarvestSale struct {
+	_ model.NotComparable
+
 	Ticker       string        `json:"ticker" record:"entity" jsonschema_description:"Security to sell."`
 	Quantity     model.Decimal `json:"quantity" jsonschema_description:"Shares to sell."`
 	Held         model.Decimal `json:"held" jsonschema_description:"Shares held on the date."`

@@ -61,6 +61,8 @@ func Rematches(rep *engine.Report, file string) []string {
 
 // Window is a recent sale whose 30-day window is still open.
 type Window struct {
+	_ model.NotComparable
+
 	Ticker    string        `json:"ticker" record:"entity" jsonschema_description:"Security sold."`
 	SaleDate  model.Date    `json:"sale_date" record:"timestamp" jsonschema_description:"Day of the sale."`
 	Quantity  model.Decimal `json:"quantity" jsonschema_description:"Shares sold."`

@@ -14,6 +14,8 @@ import (
 // AccountRule says which account the rows of a file are in: the accounts argument
 // (GLOB=LABEL:TYPE) or an INCLUDE line of a ledger (INCLUDE FILE ACCOUNT LABEL TYPE).
 type AccountRule struct {
+	_ model.NotComparable
+
 	// Glob is matched against a file's base name; an exact file name matches itself even if
 	// it holds glob characters.
 	Glob string

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"io/fs"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -224,7 +225,7 @@ func FuzzParseAccounts(f *testing.F) {
 		}
 		for _, r := range rules {
 			again, err := ParseAccountPair(r.Glob, r.Label+":"+r.Type)
-			if err != nil || again != r {
+			if err != nil || !reflect.DeepEqual(again, r) {
 				t.Fatalf("%q: rule %+v read back as %+v, %v", s, r, again, err)
 			}
 		}

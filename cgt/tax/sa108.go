@@ -10,6 +10,8 @@ import (
 
 // Box is one box of the SA108 capital gains summary pages with the figure to enter.
 type Box struct {
+	_ model.NotComparable
+
 	Box   string `json:"box" jsonschema_description:"Box number on the year's SA108 form; empty when the number on that year's form is not confirmed"`
 	Label string `json:"label" jsonschema_description:"The box's label on the form"`
 	Value string `json:"value" jsonschema_description:"The figure to enter: a count, whole pounds (proceeds and gains rounded down, costs and losses rounded up), or pounds and pence for box 51"`
@@ -41,13 +43,13 @@ func Boxes(y taxyear.Year, f Figures) ([]Box, string) {
 		return ""
 	}
 	boxes := []Box{
-		{num("23"), "Number of disposals", strconv.Itoa(f.Disposals)},
-		{num("24"), "Disposal proceeds", pounds(f.Proceeds, false)},
-		{num("25"), "Allowable costs (including purchase price)", pounds(f.Costs, true)},
-		{num("26"), "Gains in the year, before losses", pounds(f.Gains, false)},
-		{num("27"), "Losses in the year", pounds(f.Losses, true)},
-		{num("45"), "Losses brought forward and used in the year", pounds(f.LossesUsed, true)},
-		{num("47"), "Losses available to be carried forward to later years", pounds(f.LossesCarriedForward, true)},
+		{Box: num("23"), Label: "Number of disposals", Value: strconv.Itoa(f.Disposals)},
+		{Box: num("24"), Label: "Disposal proceeds", Value: pounds(f.Proceeds, false)},
+		{Box: num("25"), Label: "Allowable costs (including purchase price)", Value: pounds(f.Costs, true)},
+		{Box: num("26"), Label: "Gains in the year, before losses", Value: pounds(f.Gains, false)},
+		{Box: num("27"), Label: "Losses in the year", Value: pounds(f.Losses, true)},
+		{Box: num("45"), Label: "Losses brought forward and used in the year", Value: pounds(f.LossesUsed, true)},
+		{Box: num("47"), Label: "Losses available to be carried forward to later years", Value: pounds(f.LossesCarriedForward, true)},
 	}
 	note := "Listed shares and securities, and losses, on the SA108 for " + y.Period() + " (the " + formName(y) + " form). Whole pounds: proceeds and gains rounded down, costs and every loss (boxes 27, 45 and 47) rounded up, in the taxpayer's favour, so a loss is the same whole pounds in every box and year."
 	if !known {
@@ -58,7 +60,7 @@ func Boxes(y taxyear.Year, f Figures) ([]Box, string) {
 		if f.Adjustment != nil {
 			v = model.NewMoney(*f.Adjustment).String()
 		}
-		boxes = append(boxes, Box{"51", "Adjustment to Capital Gains Tax", v})
+		boxes = append(boxes, Box{Box: "51", Label: "Adjustment to Capital Gains Tax", Value: v})
 		note += " Box 51 is in pounds and pence: the extra tax on gains from 30 October 2024 at 18% and 24%, which the return's own calculation charges at 10% and 20%; explain it in box 54 (any other information)."
 		if f.Adjustment == nil {
 			note += " It depends on the taxpayer's income: pass taxable_income to have it."

@@ -28,6 +28,8 @@ type Income struct {
 
 // Part is the gains of one part of a tax year over which one pair of rates applied.
 type Part struct {
+	_ model.NotComparable
+
 	From, To      model.Date
 	Basic, Higher decimal.Decimal // rates as fractions
 	Gains         decimal.Decimal // gains of the part's disposals with a gain
@@ -58,6 +60,8 @@ type Payable struct {
 
 // Allocation is what is set against one part's gains.
 type Allocation struct {
+	_ model.NotComparable
+
 	From     model.Date  `json:"from" jsonschema_description:"First day of the part" record:"timestamp"`
 	To       model.Date  `json:"to" jsonschema_description:"Last day of the part"`
 	Gains    model.Money `json:"gains" jsonschema_description:"Gains of the part's disposals with a gain (GBP)"`
@@ -67,6 +71,8 @@ type Allocation struct {
 
 // Charge is the gains of one part of the year charged at one rate.
 type Charge struct {
+	_ model.NotComparable
+
 	From model.Date    `json:"from" jsonschema_description:"First day of the part of the year" record:"timestamp"`
 	To   model.Date    `json:"to" jsonschema_description:"Last day of the part of the year"`
 	Rate model.Decimal `json:"rate" jsonschema_description:"Rate as a fraction (0.24 = 24%)"`

@@ -16,6 +16,8 @@ const govUK = "HMRC, Capital Gains Tax rates and allowances (https://www.gov.uk/
 // Rates are fractions: 0.18 means 18%. Basic applies to gains within the unused basic rate
 // band, Higher to the rest; before 23 June 2010 both are the single 18% rate.
 type RatePeriod struct {
+	_ model.NotComparable
+
 	From      model.Date
 	To        model.Date // inclusive
 	Basic     decimal.Decimal
@@ -26,6 +28,8 @@ type RatePeriod struct {
 // RatePart is a rate period as results report it (report.calculate's tax years and
 // taxyear.info both): the one published form of "these rates applied from this day to that".
 type RatePart struct {
+	_ model.NotComparable
+
 	From      model.Date    `json:"from" record:"timestamp" jsonschema_description:"First day the rates apply."`
 	To        model.Date    `json:"to" jsonschema_description:"Last day the rates apply."`
 	Basic     model.Decimal `json:"basic_rate" jsonschema_description:"CGT rate on gains within the basic rate band, as a fraction (0.18 = 18%)."`
