@@ -2,7 +2,6 @@ package commands
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"io"
 	"path/filepath"
@@ -12,6 +11,7 @@ import (
 	"github.com/cgt-tools/cgt/cgt/model"
 	"github.com/cgt-tools/cgt/cgt/sources"
 	"github.com/cgt-tools/cgt/envelope"
+	json "github.com/cgt-tools/cgt/internal/jsonx"
 	"github.com/cgt-tools/cgt/internal/order"
 	"github.com/cgt-tools/cgt/registry"
 )
@@ -61,6 +61,8 @@ type ledgerInput struct {
 
 // InlineFile is a file given by its content: a ledger or a broker export, cited by its name.
 type InlineFile struct {
+	_ model.NotComparable
+
 	Name    string `json:"name"`
 	Content string `json:"content"`
 }
@@ -69,6 +71,8 @@ type InlineFile struct {
 // {"name": "t212.csv", "content": "..."}, read as the file of that name would be and cited
 // by that name with the same line numbers.
 type FileArg struct {
+	_ model.NotComparable
+
 	Path    string
 	Name    string
 	Content string

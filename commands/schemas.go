@@ -1,9 +1,10 @@
 package commands
 
 import (
-	"encoding/json"
 	"fmt"
 	"reflect"
+
+	json "github.com/cgt-tools/cgt/internal/jsonx"
 )
 
 // Schemas is the registry's schema source in the programs that serve commands: the files cgt

@@ -2,7 +2,6 @@ package commands
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"strings"
@@ -13,6 +12,7 @@ import (
 	"github.com/cgt-tools/cgt/cgt/model"
 	"github.com/cgt-tools/cgt/cgt/sources"
 	"github.com/cgt-tools/cgt/envelope"
+	json "github.com/cgt-tools/cgt/internal/jsonx"
 	"github.com/cgt-tools/cgt/internal/order"
 	"github.com/cgt-tools/cgt/registry"
 )

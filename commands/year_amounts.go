@@ -2,9 +2,9 @@ package commands
 
 import (
 	"bytes"
-	"encoding/json"
 
 	"github.com/cgt-tools/cgt/cgt/tax"
+	json "github.com/cgt-tools/cgt/internal/jsonx"
 )
 
 // YearAmounts is an argument giving an amount of GBP either once, for every tax year, or per

@@ -1,8 +1,9 @@
 package envelope
 
 import (
-	"encoding/json"
 	"io"
+
+	json "github.com/cgt-tools/cgt/internal/jsonx"
 )
 
 // NewEncoder is the one JSON encoder of the project: it writes `<`, `>` and `&` as they are

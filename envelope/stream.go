@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"bytes"
 	"encoding"
-	"encoding/json"
 	"io"
 	"reflect"
 	"runtime"
@@ -13,6 +12,7 @@ import (
 	"sync/atomic"
 
 	"github.com/cgt-tools/cgt/internal/jsontext"
+	json "github.com/cgt-tools/cgt/internal/jsonx"
 )
 
 // WriteIndent writes a result exactly as MarshalIndent renders it, without holding the whole

@@ -1,7 +1,6 @@
 package records
 
 import (
-	"encoding/json"
 	"fmt"
 	"iter"
 	"reflect"
@@ -11,6 +10,7 @@ import (
 	"sync"
 	"unicode/utf8"
 
+	json "github.com/cgt-tools/cgt/internal/jsonx"
 	"github.com/shopspring/decimal"
 )
 

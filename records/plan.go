@@ -2,7 +2,6 @@ package records
 
 import (
 	"encoding"
-	"encoding/json"
 	"fmt"
 	"reflect"
 	"runtime"
@@ -12,6 +11,8 @@ import (
 	"sync/atomic"
 	"unicode/utf8"
 	"unsafe"
+
+	json "github.com/cgt-tools/cgt/internal/jsonx"
 )
 
 // Deriving records from a result works from a plan of each struct type, made once: which

@@ -3,7 +3,6 @@ package records
 import (
 	"bufio"
 	"bytes"
-	"encoding/json"
 	"fmt"
 	"io"
 	"iter"
@@ -15,6 +14,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/cgt-tools/cgt/internal/jsontext"
+	json "github.com/cgt-tools/cgt/internal/jsonx"
 )
 
 // Options shape a dense rendering.

@@ -2,12 +2,12 @@ package registry
 
 import (
 	"bytes"
-	"encoding/json"
 	"math"
 	"strconv"
 	"strings"
 
 	"github.com/cgt-tools/cgt/envelope"
+	json "github.com/cgt-tools/cgt/internal/jsonx"
 	"github.com/cgt-tools/cgt/registry/argcheck"
 )
 

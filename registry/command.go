@@ -2,7 +2,6 @@ package registry
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"reflect"
@@ -11,6 +10,7 @@ import (
 
 	"github.com/cgt-tools/cgt/cgt/fx"
 	"github.com/cgt-tools/cgt/cgt/model"
+	json "github.com/cgt-tools/cgt/internal/jsonx"
 )
 
 // Deps are the dependencies a handler may use. Front ends fill them; handlers never reach for
@@ -81,6 +81,8 @@ type Command interface {
 	DataSchema() map[string]any
 	// ResultType is the Go type of data, for adapters that walk struct tags.
 	ResultType() reflect.Type
+	// ArgsType is the Go type of the arguments struct.
+	ArgsType() reflect.Type
 	run(ctx context.Context, deps *Deps, args map[string]any) (any, []string, error)
 	useSchemas(SchemaSource)
 }
@@ -161,6 +163,7 @@ func (c *command[A, R]) DataSchema() map[string]any {
 	return c.data
 }
 func (c *command[A, R]) ResultType() reflect.Type { return reflect.TypeFor[R]() }
+func (c *command[A, R]) ArgsType() reflect.Type   { return reflect.TypeFor[A]() }
 
 // run decodes the already-normalized arguments object into A and calls the handler.
 func (c *command[A, R]) run(ctx context.Context, deps *Deps, norm map[string]any) (any, []string, error) {

@@ -1,10 +1,10 @@
 package registry
 
 import (
-	"encoding/json"
 	"strconv"
 	"strings"
 
+	json "github.com/cgt-tools/cgt/internal/jsonx"
 	"github.com/cgt-tools/cgt/internal/order"
 	"github.com/cgt-tools/cgt/records"
 )

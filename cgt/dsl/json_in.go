@@ -2,7 +2,6 @@ package dsl
 
 import (
 	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
@@ -10,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/cgt-tools/cgt/cgt/model"
+	json "github.com/cgt-tools/cgt/internal/jsonx"
 	"github.com/cgt-tools/cgt/internal/order"
 	"github.com/cgt-tools/cgt/internal/typo"
 )

@@ -2,11 +2,11 @@ package dsl
 
 import (
 	"bytes"
-	"encoding/json"
 	"errors"
 	"strings"
 
 	"github.com/cgt-tools/cgt/cgt/model"
+	json "github.com/cgt-tools/cgt/internal/jsonx"
 )
 
 // A file given as a ledger may be anything that was in the folder: a .env, a private key, a

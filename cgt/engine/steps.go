@@ -2,13 +2,13 @@ package engine
 
 import (
 	"bytes"
-	"encoding/json"
 	"runtime"
 
 	"github.com/cgt-tools/cgt/cgt/internal/fanout"
 	"github.com/cgt-tools/cgt/cgt/internal/wide"
 
 	"github.com/cgt-tools/cgt/cgt/model"
+	json "github.com/cgt-tools/cgt/internal/jsonx"
 )
 
 // stepRecipe holds the acquisition figures behind the Steps of a same_day or

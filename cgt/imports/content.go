@@ -2,13 +2,13 @@ package imports
 
 import (
 	"bytes"
-	"encoding/json"
 	"io"
 	"strings"
 	"unicode/utf16"
 	"unicode/utf8"
 
 	"github.com/cgt-tools/cgt/cgt/internal/xmlscan"
+	json "github.com/cgt-tools/cgt/internal/jsonx"
 )
 
 // sniffLines is how many non-blank lines a detector sees: enough for the preambles of the

@@ -3,7 +3,6 @@ package imports
 import (
 	"bytes"
 	"encoding/csv"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -13,6 +12,7 @@ import (
 	"github.com/shopspring/decimal"
 
 	"github.com/cgt-tools/cgt/cgt/model"
+	json "github.com/cgt-tools/cgt/internal/jsonx"
 	"github.com/cgt-tools/cgt/internal/order"
 )
 

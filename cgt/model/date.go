@@ -1,9 +1,10 @@
 package model
 
 import (
-	"encoding/json"
 	"fmt"
 	"time"
+
+	json "github.com/cgt-tools/cgt/internal/jsonx"
 )
 
 // Date is a civil date (no time of day, no zone), stored as days since 1970-01-01 so that

@@ -1,9 +1,9 @@
 package model
 
 import (
-	"encoding/json"
 	"fmt"
 
+	json "github.com/cgt-tools/cgt/internal/jsonx"
 	"github.com/shopspring/decimal"
 )
 

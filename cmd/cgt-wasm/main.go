@@ -15,14 +15,13 @@
 package main
 
 import (
-	"encoding/json"
-
 	"syscall/js"
 
 	"github.com/cgt-tools/cgt/cgt/eri"
 	"github.com/cgt-tools/cgt/cgt/fx"
 	"github.com/cgt-tools/cgt/cmd/cgt-wasm/webapp"
 	"github.com/cgt-tools/cgt/envelope"
+	json "github.com/cgt-tools/cgt/internal/jsonx"
 )
 
 func main() {

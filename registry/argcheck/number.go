@@ -2,11 +2,12 @@ package argcheck
 
 import (
 	"cmp"
-	"encoding/json"
 	"fmt"
 	"math"
 	"strconv"
 	"strings"
+
+	json "github.com/cgt-tools/cgt/internal/jsonx"
 )
 
 // number is a JSON number held exactly: ±coef × 10^exp, coef its digits without leading or

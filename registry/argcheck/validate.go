@@ -1,7 +1,6 @@
 package argcheck
 
 import (
-	"encoding/json"
 	"fmt"
 	"math"
 	"strconv"
@@ -9,6 +8,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	json "github.com/cgt-tools/cgt/internal/jsonx"
 	"github.com/cgt-tools/cgt/internal/order"
 )
 

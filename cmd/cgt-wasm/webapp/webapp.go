@@ -7,7 +7,6 @@ package webapp
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"fmt"
 	"io/fs"
 	"math"
@@ -18,6 +17,7 @@ import (
 	"github.com/cgt-tools/cgt/cgt/model"
 	"github.com/cgt-tools/cgt/commands"
 	"github.com/cgt-tools/cgt/envelope"
+	json "github.com/cgt-tools/cgt/internal/jsonx"
 	"github.com/cgt-tools/cgt/records"
 	"github.com/cgt-tools/cgt/registry"
 )
