@@ -36,9 +36,9 @@ const chromiumPath = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
 const inCI = process.env.CI === 'true';
 
 // The budgets of DESIGN §19 and §27.
-// The module's goal is 2,000,000 (§27); the test holds it to where it stands, 2,071,588 by
-// this measure on 28 November 2026, with under 30 KB of room for other changes.
-const MODULE_GZIP_MAX = 2_100_000;
+// The module at most 2,000,000 bytes by `gzip -9` (§27), the measure the budget is given in
+// and `make bench-wasm` prints (Node's zlib at level 9 gives some 14 KB more for this module).
+const MODULE_GZIP_MAX = 2_000_000;
 const FIRST_RESULT_MS = 1_500; // (page opened → ready) + (file chosen → done), the example ledger
 const LARGE_LEDGER_MS = 2_000; // file chosen → done, 10,000 lines
 const MAX_INPUT = 10_000_000; // the most the page reads at once (10 MB)
@@ -188,8 +188,9 @@ function overflow(page) {
 
 test('the module is within its size budget', { skip }, () => {
   const wasm = readFileSync(join(dist, 'cgt.wasm'));
-  const gz = gzipSync(wasm, { level: 9 }).length;
-  console.log(`# cgt.wasm: ${wasm.length} bytes, ${gz} gzip -9 (budget ${MODULE_GZIP_MAX})`);
+  const gz = execFileSync('gzip', ['-9', '-c', join(dist, 'cgt.wasm')], { maxBuffer: 64 << 20 }).length;
+  const zlib = gzipSync(wasm, { level: 9 }).length;
+  console.log(`# cgt.wasm: ${wasm.length} bytes, ${gz} gzip -9 (budget ${MODULE_GZIP_MAX}), ${zlib} by Node's zlib`);
   assert.ok(gz <= MODULE_GZIP_MAX, `cgt.wasm is ${gz} bytes gzipped, over ${MODULE_GZIP_MAX}`);
   for (const f of ['index.html', 'app.js', 'app.css', 'worker.js', 'wasm_exec.js', 'example.cgt', 'tables/NOTICE.txt', 'LICENSE', 'NOTICE']) {
     assert.ok(existsSync(join(dist, f)), `web/dist/${f} is missing`);
