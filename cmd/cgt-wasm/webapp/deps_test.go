@@ -220,3 +220,26 @@ func wasmFunctionNames(path string) ([]string, error) {
 	}
 	return nil, fmt.Errorf("%s has no function names", path)
 }
+
+// TestBrowserModuleCallsJSONThroughJSONX keeps encoding/json's implementation out of the
+// module: cgt's packages call JSON through internal/jsonx, which is the page's own codec in
+// the module (70 KB gzipped where encoding/json took 110). Only jsonx and the codec import
+// encoding/json, for its types; a call from anywhere else would link it all again.
+func TestBrowserModuleCallsJSONThroughJSONX(t *testing.T) {
+	cmd := exec.Command("go", "list", "-deps", "-f", "{{.ImportPath}} {{join .Imports \" \"}}", "..")
+	cmd.Env = append(os.Environ(), "GOOS=js", "GOARCH=wasm")
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("go list -deps: %v", err)
+	}
+	allowed := []string{"github.com/cgt-tools/cgt/internal/jsonx", "github.com/cgt-tools/cgt/internal/jsoncodec"}
+	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		f := strings.Fields(line)
+		if len(f) == 0 || !strings.HasPrefix(f[0], "github.com/cgt-tools/cgt") || slices.Contains(allowed, f[0]) {
+			continue
+		}
+		if slices.Contains(f[1:], "encoding/json") {
+			t.Errorf("%s imports encoding/json: the browser module's packages call internal/jsonx", f[0])
+		}
+	}
+}
