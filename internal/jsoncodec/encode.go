@@ -78,8 +78,13 @@ func (e *encoder) value(v reflect.Value) error {
 		e.null()
 		return nil
 	}
+	return e.typed(v, methodsOf(v.Type()))
+}
+
+// typed writes v, whose type's MarshalJSON methods m the caller has looked up already (a
+// struct field's, a slice's or a map's element type).
+func (e *encoder) typed(v reflect.Value, m methods) error {
 	t := v.Type()
-	m := methodsOf(t)
 	switch {
 	case m&ptrJSON != 0 && v.CanAddr():
 		return e.marshalJSON(v.Addr(), t)
@@ -220,7 +225,7 @@ next:
 			e.buf = append(e.buf, f.keyPlain...)
 		}
 		e.quoted = f.quoted
-		err := e.value(fv)
+		err := e.typed(fv, f.methods)
 		e.quoted = false
 		if err != nil {
 			return err
@@ -292,7 +297,9 @@ func (e *encoder) enter(v reflect.Value, n int) (visit, error) {
 
 func (e *encoder) leave(at visit) {
 	e.depth--
-	delete(e.seen, at)
+	if e.seen != nil {
+		delete(e.seen, at)
+	}
 }
 
 type member struct {
@@ -326,12 +333,13 @@ func (e *encoder) mapping(v reflect.Value) error {
 	}
 	order.Hot(members, func(a, b member) int { return strings.Compare(a.key, b.key) })
 	e.buf = append(e.buf, '{')
+	em := methodsOf(v.Type().Elem())
 	for i, m := range members {
 		if i > 0 {
 			e.buf = append(e.buf, ',')
 		}
 		e.buf = append(jsontext.AppendString(e.buf, m.key, e.html), ':')
-		if err := e.value(m.val); err != nil {
+		if err := e.typed(m.val, em); err != nil {
 			return err
 		}
 	}
@@ -377,11 +385,12 @@ func (e *encoder) sequence(v reflect.Value) error {
 		}
 	}
 	e.buf = append(e.buf, '[')
+	em := methodsOf(v.Type().Elem())
 	for i := 0; i < v.Len(); i++ {
 		if i > 0 {
 			e.buf = append(e.buf, ',')
 		}
-		if err := e.value(v.Index(i)); err != nil {
+		if err := e.typed(v.Index(i), em); err != nil {
 			return err
 		}
 	}

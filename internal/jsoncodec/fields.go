@@ -24,6 +24,8 @@ type field struct {
 	quoted   bool
 	keyPlain string // `"name":`
 	keyHTML  string // the same with <, > and & escaped
+	typ      reflect.Type
+	methods  methods // the field type's MarshalJSON, looked up once
 }
 
 type structInfo struct {
@@ -39,6 +41,9 @@ func structOf(t reflect.Type) *structInfo {
 		return si.(*structInfo)
 	}
 	fields := visibleFields(t)
+	for i := range fields {
+		fields[i].methods = methodsOf(fields[i].typ)
+	}
 	si := &structInfo{fields: fields, exact: make(map[string]int, len(fields)), folded: make(map[string]int, len(fields))}
 	for i, f := range fields {
 		si.exact[f.name] = i
@@ -159,7 +164,7 @@ func fieldOf(sf reflect.StructField, index []int) (f field, nested reflect.Type,
 	if ft.Name() == "" && ft.Kind() == reflect.Pointer {
 		ft = ft.Elem()
 	}
-	f = field{name: name, index: index, tagged: name != ""}
+	f = field{name: name, index: index, tagged: name != "", typ: sf.Type}
 	if name == "" && sf.Anonymous && ft.Kind() == reflect.Struct {
 		return f, ft, true
 	}

@@ -33,11 +33,12 @@ func (enc *Encoder) Encode(v any) error {
 	if err := e.value(reflect.ValueOf(v)); err != nil {
 		return err
 	}
+	e.buf = append(e.buf, '\n')
 	b := e.buf
 	if enc.prefix != "" || enc.indent != "" {
 		b = indent(make([]byte, 0, 2*len(b)), b, enc.prefix, enc.indent)
 	}
-	if _, err := enc.w.Write(append(b, '\n')); err != nil {
+	if _, err := enc.w.Write(b); err != nil {
 		enc.err = err
 		return err
 	}
