@@ -103,7 +103,8 @@ bench-import: bench-bins
 bench-wasm: web-overlay
 	@mkdir -p bin
 	$(WEB_ENV) $(GO) build -trimpath $(WEB_GCFLAGS) -overlay=$(WEB_OVERLAY) -ldflags="-s -w" -o bin/cgt.wasm ./cmd/cgt-wasm
-	@gz=$$(gzip -9 -c bin/cgt.wasm | wc -c); echo "cgt.wasm: $$(wc -c < bin/cgt.wasm) bytes, $$gz gzip -9 (budget 2000000)"; test $$gz -le 2000000
+	@gz=$$(gzip -9 -c bin/cgt.wasm | wc -c); echo "cgt.wasm: $$(wc -c < bin/cgt.wasm) bytes, $$gz gzip -9 (budget 2000000)"; \
+		test $$gz -le 2000000 || { echo "cgt.wasm is over its budget of 2,000,000 bytes gzip -9 (docs/performance.md, \"The browser app\")"; exit 1; }
 
 bench-bins:
 	$(GO) build -o bin/ ./cmd/cgt ./cmd/cgt-ledgergen
