@@ -158,7 +158,7 @@ func (s *streamer) object(v reflect.Value, level, depth int) {
 			return
 		}
 		fv, err := v.FieldByIndexErr(f.index)
-		if err != nil || f.omitEmpty && isEmpty(fv) { // err: a nil embedded pointer
+		if err != nil || f.omitEmpty && jsontext.Empty(fv) { // err: a nil embedded pointer
 			continue
 		}
 		if first {
@@ -493,17 +493,4 @@ func collectFields(t reflect.Type, at []int, visiting map[reflect.Type]bool) ([]
 func quotedKey(name string) string {
 	b, _ := Marshal(name)
 	return string(b) + ":"
-}
-
-// isEmpty is encoding/json's test for omitempty.
-func isEmpty(v reflect.Value) bool {
-	switch v.Kind() {
-	case reflect.Array, reflect.Map, reflect.Slice, reflect.String:
-		return v.Len() == 0
-	case reflect.Bool, reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
-		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr,
-		reflect.Float32, reflect.Float64, reflect.Interface, reflect.Pointer:
-		return v.IsZero()
-	}
-	return false
 }

@@ -214,7 +214,7 @@ next:
 			}
 			fv = fv.Field(ix)
 		}
-		if f.omitEmpty && empty(fv) || f.omitZero && zero(fv) {
+		if f.omitEmpty && jsontext.Empty(fv) || f.omitZero && zero(fv) {
 			continue
 		}
 		e.buf = append(e.buf, sep)
@@ -236,20 +236,6 @@ next:
 	}
 	e.buf = append(e.buf, '}')
 	return nil
-}
-
-// empty is what omitempty leaves out: false, 0, a nil pointer or interface, an empty array,
-// slice, map or string.
-func empty(v reflect.Value) bool {
-	switch v.Kind() {
-	case reflect.Array, reflect.Map, reflect.Slice, reflect.String:
-		return v.Len() == 0
-	case reflect.Bool, reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
-		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr,
-		reflect.Float32, reflect.Float64, reflect.Interface, reflect.Pointer:
-		return v.IsZero()
-	}
-	return false
 }
 
 type isZeroer interface{ IsZero() bool }

@@ -33,12 +33,7 @@ func (s *validator) at(i int) byte {
 	return ' '
 }
 
-func (s *validator) skip(i int) int {
-	for i < len(s.data) && isSpace(s.data[i]) {
-		i++
-	}
-	return i
-}
+func (s *validator) skip(i int) int { return skipSpace(s.data, i) }
 
 func (s *validator) fail(i int, context string) error {
 	s.atEOF = i >= len(s.data)
