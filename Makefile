@@ -1,7 +1,7 @@
 # cgt — common tasks. `make test` is the command CI runs (see README.md).
 GO ?= go
 
-.PHONY: build test test-next-go sdkclient race gen gen-check bench bench-report bench-mcp bench-toolcli bench-dense bench-1m bench-import bench-wasm bench-bins ledgers fuzz lint test-jsoncodec web-overlay fx eri docs docs-test web web-test web-serve release cross clean
+.PHONY: build test test-next-go sdkclient race gen gen-check bench bench-report bench-mcp bench-toolcli bench-dense bench-1m bench-import bench-wasm bench-bins ledgers fuzz lint test-jsoncodec pgo web-overlay fx eri docs docs-test web web-test web-serve release cross clean
 
 # Every program: cgt and the siblings its built-ins hand over to (cgt-mcp, cgt-serve, tool-cli,
 # cgt-gen), side by side in bin/ as `cgt mcp` expects them.
@@ -105,6 +105,21 @@ bench-wasm: web-overlay
 	$(WEB_ENV) $(GO) build -trimpath $(WEB_GCFLAGS) -overlay=$(WEB_OVERLAY) -ldflags="-s -w" -o bin/cgt.wasm ./cmd/cgt-wasm
 	@gz=$$(gzip -9 -c bin/cgt.wasm | wc -c); echo "cgt.wasm: $$(wc -c < bin/cgt.wasm) bytes, $$gz gzip -9 (budget 2000000)"; \
 		test $$gz -le 2000000 || { echo "cgt.wasm is over its budget of 2,000,000 bytes gzip -9 (docs/performance.md, \"The browser app\")"; exit 1; }
+
+# The CPU profiles the command line and the MCP server are built with (profile-guided
+# optimisation: go build and go test take a main package's default.pgo on their own), each
+# taken from the benchmarks of that program's heaviest paths, built without a profile:
+# cmd/cgt/default.pgo from the report of PGO_LINES lines in each output format and an import
+# of 100,000 rows; cmd/cgt-mcp/default.pgo from calculate_report calls over stdio. Regenerate
+# them after a large change to those paths (docs/performance.md, step 12).
+PGO_LINES ?= 200000
+pgo:
+	@mkdir -p bin/pgo
+	CGT_BENCH_LINES=$(PGO_LINES) $(GO) test -pgo=off -run '^$$' -bench 'BenchmarkReportLedger/(json|compact|schema|text)$$' -benchtime 2x -cpuprofile bin/pgo/report.prof -o bin/pgo/cgt.test ./cmd/cgt
+	$(GO) test -pgo=off -run '^$$' -bench 'BenchmarkImport$$' -benchtime 2x -cpuprofile bin/pgo/import.prof -o bin/pgo/cgt.test ./cmd/cgt
+	$(GO) tool pprof -proto bin/pgo/report.prof bin/pgo/import.prof > cmd/cgt/default.pgo
+	$(GO) test -pgo=off -run '^$$' -bench 'BenchmarkToolsCallServe' -benchtime 200x -cpuprofile bin/pgo/mcp.prof -o bin/pgo/mcp.test ./mcp
+	$(GO) tool pprof -proto bin/pgo/mcp.prof > cmd/cgt-mcp/default.pgo
 
 bench-bins:
 	$(GO) build -o bin/ ./cmd/cgt ./cmd/cgt-ledgergen

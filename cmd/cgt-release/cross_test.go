@@ -57,7 +57,10 @@ type listedPackage struct {
 
 // typeCheck lists the programs' packages for target (dependencies first) and type-checks them.
 func typeCheck(root string, target Target) (int, error) {
-	args := []string{"list", "-deps", "-json"}
+	// -pgo=off: with a main package's default.pgo, go list names each package built with
+	// that profile as a variant ("internal/cpu [github.com/cgt-tools/cgt/cmd/cgt]"), one per
+	// program; the profile changes how the code is compiled, not whether it type-checks.
+	args := []string{"list", "-deps", "-json", "-pgo=off"}
 	for _, p := range Programs {
 		args = append(args, "./cmd/"+p)
 	}
