@@ -8,6 +8,12 @@ package imports
 // reads both ways is read month first, IBKR's US form and its default among the slash
 // forms, with a warning; a file with evidence both ways is read month first, and its
 // day-first dates then fail as not dates, row by row.
+//
+// The Activity Statement and the Transaction History are written with yyyy-MM-dd dates
+// only. Slash dates in them come from a spreadsheet the file was opened and saved in, in
+// the order of that spreadsheet's locale, so they are settled the same way; when nothing
+// settles them they are read day first, a UK spreadsheet's order (cgt's users are UK
+// taxpayers), with a warning that says how to get a file that reads one way only.
 
 // slashOrder is what a file's slash dates say about their order.
 type slashOrder struct {
@@ -78,20 +84,42 @@ func digitsAt(src []byte, i, min, max int) (n, end int, ok bool) {
 	return n, j, j-i >= min
 }
 
-// settleSlashOrder settles the order of a Flex Query's slash dates before its rows are
-// read, and warns when the file leaves it open.
-func (b *batch) settleSlashOrder(src []byte) {
+// slashReading is how a reader takes slash dates that nothing in the file settles, and
+// what its warning says of them.
+type slashReading struct {
+	dayFirst bool
+	why      string // why that order: "as ... writes them"
+	fix      string // what makes every such date certain
+}
+
+var (
+	// flexSlashes: IBKR's own slash format is month first.
+	flexSlashes = slashReading{why: "as IBKR's US format writes them",
+		fix: "If the Flex Query's date format is dd/MM/yyyy or dd/MM/yy, every such date is wrong: set it to yyyyMMdd or yyyy-MM-dd, which read one way only, and download the file again"}
+	// statementSlashes: IBKR writes a statement's dates as yyyy-MM-dd; a spreadsheet
+	// rewrote these.
+	statementSlashes = slashReading{dayFirst: true, why: "as a spreadsheet set to UK dates writes them; Interactive Brokers writes this statement's dates as yyyy-MM-dd",
+		fix: "If the file was saved from a spreadsheet set to US dates (MM/dd/yyyy), every such date is wrong: download the statement again and import it as it comes, without opening it in a spreadsheet"}
+)
+
+// settleSlashOrder settles the order of a file's slash dates before its rows are read, and
+// warns when the file leaves it open (then reading them as r says).
+func (b *batch) settleSlashOrder(src []byte, r slashReading) {
 	o := slashOrderOf(src)
 	b.dayFirst = o.dayFirst
 	if o.unsure != "" {
-		b.warnf("%s: dates such as %s are read month first (MM/dd, as IBKR's US format writes them): no date in the file has a day after the 12th to tell which way round they are. "+
-			"If the Flex Query's date format is dd/MM/yyyy or dd/MM/yy, every such date is wrong: set it to yyyyMMdd or yyyy-MM-dd, which read one way only, and download the file again",
-			b.imp.Report.File, o.unsure)
+		b.dayFirst = r.dayFirst
+		order := "month first (MM/dd, "
+		if r.dayFirst {
+			order = "day first (dd/MM, "
+		}
+		b.warnf("%s: dates such as %s are read %s%s): no date in the file has a day after the 12th to tell which way round they are. %s",
+			b.imp.Report.File, o.unsure, order, r.why, r.fix)
 	}
 }
 
-// ibkrDates are the layouts of a whole date or date and time in an IBKR file, a Flex
-// Query's slash dates the way round the file writes them.
+// ibkrDates are the layouts of a whole date or date and time in an IBKR file, its slash
+// dates the way round the file writes them.
 func (b *batch) ibkrDates() []string {
 	if b.dayFirst {
 		return ibkrDatesDayFirst

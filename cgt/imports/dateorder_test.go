@@ -114,3 +114,88 @@ func TestIBKRFlexXMLDayFirstDates(t *testing.T) {
 		t.Fatalf("transactions %+v, warnings %q", imp.Transactions, imp.Warnings)
 	}
 }
+
+// statementSlashRows are rows of an Activity Statement and a Transaction History whose
+// dates a spreadsheet rewrote with slashes: a purchase on date a and a sale on date b.
+var statementSlashRows = []struct {
+	broker, head string
+	rows         func(a, b string) []string
+}{
+	{"ibkr-history", ibkrHistHead, func(a, b string) []string {
+		return []string{
+			"Transaction History,Data," + a + ",U1,ISHARES NASDAQ 100 USD ACC,Buy,CNX1,4.0,1000.0,-4000.0,-3.0,-4003.0\r\n",
+			"Transaction History,Data," + b + ",U1,ISHARES NASDAQ 100 USD ACC,Sell,CNX1,-2.0,1001.00,2002.0,-3.0,1999.0\r\n",
+		}
+	}},
+	{"ibkr-activity", ibkrActHead + "Dividends,Header,Currency,Date,Description,Amount\n", func(a, b string) []string {
+		return []string{
+			"Dividends,Data,USD," + a + ",AAPL(US0378331005) Cash Dividend USD 0.25 per Share (Ordinary Dividend),2.5\n",
+			"Dividends,Data,USD," + b + ",MSFT(US5949181045) Cash Dividend USD 0.75 per Share (Ordinary Dividend),7.5\n",
+		}
+	}},
+}
+
+// The statements' slash dates are settled as a Flex Query's are, whatever the order of the
+// rows; when nothing settles them they are read day first, with a warning.
+func TestIBKRStatementSlashDates(t *testing.T) {
+	cases := []struct {
+		name, a, b string
+		want       []string
+		warn       []string // what the one warning says besides one of the dates; none when nil
+	}{
+		{"day_first_settled", "03/04/2025", "15/04/2025", []string{"2025-04-03", "2025-04-15"}, nil},
+		{"month_first_settled", "03/04/2025", "04/15/2025", []string{"2025-03-04", "2025-04-15"}, nil},
+		{"unsettled_reads_day_first", "03/04/2025", "05/06/2025", []string{"2025-04-03", "2025-06-05"},
+			[]string{"day first", "yyyy-MM-dd", "without opening it in a spreadsheet"}},
+		{"iso_dates_as_before", "2025-03-04", "2025-04-15", []string{"2025-03-04", "2025-04-15"}, nil},
+	}
+	r := rand.New(rand.NewSource(1))
+	for _, s := range statementSlashRows {
+		for _, c := range cases {
+			t.Run(s.broker+"/"+c.name, func(t *testing.T) {
+				rows := s.rows(c.a, c.b)
+				for range 4 {
+					r.Shuffle(len(rows), func(i, j int) { rows[i], rows[j] = rows[j], rows[i] })
+					imp := readString(t, s.broker, s.head+strings.Join(rows, ""))
+					var got []string
+					for _, tx := range imp.Transactions {
+						got = append(got, tx.Date.String())
+					}
+					slices.Sort(got)
+					if !slices.Equal(got, c.want) {
+						t.Fatalf("rows %q: dates %q, want %q", rows, got, c.want)
+					}
+					if c.warn == nil {
+						if len(imp.Warnings) != 0 {
+							t.Fatalf("rows %q: warnings %q", rows, imp.Warnings)
+						}
+						continue
+					}
+					if len(imp.Warnings) != 1 {
+						t.Fatalf("rows %q: warnings %q, want one", rows, imp.Warnings)
+					}
+					if !strings.Contains(imp.Warnings[0], c.a) && !strings.Contains(imp.Warnings[0], c.b) {
+						t.Errorf("warning %q names neither date", imp.Warnings[0])
+					}
+					for _, w := range c.warn {
+						if !strings.Contains(imp.Warnings[0], w) {
+							t.Errorf("warning %q does not say %q", imp.Warnings[0], w)
+						}
+					}
+				}
+			})
+		}
+	}
+}
+
+// A statement whose slash dates can only be read one way each, but not the same way, fails
+// at the row that does not fit.
+func TestIBKRStatementMixedDateOrdersFail(t *testing.T) {
+	for _, s := range statementSlashRows {
+		src := s.head + strings.Join(s.rows("04/15/2025", "15/04/2025"), "")
+		_, err := Read("statement.csv", []byte(src), Options{Broker: s.broker})
+		if err == nil || !strings.Contains(err.Error(), "15/04/2025") {
+			t.Errorf("%s: err = %v", s.broker, err)
+		}
+	}
+}

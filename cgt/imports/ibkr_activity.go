@@ -43,6 +43,7 @@ func readIBKRActivity(file string, src []byte) (*Import, error) {
 		return nil, err
 	}
 	b := newBatch(file, "ibkr-activity")
+	b.settleSlashOrder(src, statementSlashes)
 	t := &table{file: file, b: b}
 	instruments, account := ibkrInstruments(t, lines)
 	b.imp.Report.Account = account
@@ -233,7 +234,7 @@ func (a *ibkrActivity) trade(hasOrders bool) {
 		return
 	}
 	dt := t.str(t.col("Date/Time"))
-	date := t.date(t.col("Date/Time"), ibkrDates...)
+	date := t.date(t.col("Date/Time"), t.b.ibkrDates()...)
 	ccy, pence := t.currency(t.col("Currency"))
 	qty := t.ibkrDec(t.col("Quantity"))
 	price := t.ibkrDec(t.col("T. Price", "Price", "Trade Price")).Abs()
@@ -307,7 +308,7 @@ func (a *ibkrActivity) stampDuty(l ibkrLine) {
 	row := t.line
 	tk := ticker(t.str(t.col("Symbol")), "")
 	dt := t.str(t.col("Date/Time"))
-	date := t.date(t.col("Trade Date", "Date/Time", "Date"), ibkrDates...)
+	date := t.date(t.col("Trade Date", "Date/Time", "Date"), t.b.ibkrDates()...)
 	ccy, pence := t.currency(t.col("Currency"))
 	amt := t.ibkrDec(t.col("Amount")).Abs()
 	desc := t.str(t.col("Description"))
@@ -334,7 +335,7 @@ func (a *ibkrActivity) stampDuty(l ibkrLine) {
 func (a *ibkrActivity) dividend() {
 	t, b := a.t, a.b
 	row := t.line
-	date := t.date(t.col("Date"), ibkrDates...)
+	date := t.date(t.col("Date"), t.b.ibkrDates()...)
 	ccy, pence := t.currency(t.col("Currency"))
 	amt := t.ibkrDec(t.col("Amount"))
 	desc := t.str(t.col("Description"))
@@ -364,7 +365,7 @@ func (a *ibkrActivity) dividend() {
 
 func (a *ibkrActivity) withholding() {
 	t, b := a.t, a.b
-	date := t.date(t.col("Date"), ibkrDates...)
+	date := t.date(t.col("Date"), t.b.ibkrDates()...)
 	ccy, pence := t.currency(t.col("Currency"))
 	amt := t.ibkrDec(t.col("Amount"))
 	desc := t.str(t.col("Description"))
@@ -386,7 +387,7 @@ func (a *ibkrActivity) corporate() {
 	if t.str(c) == "" {
 		c = t.col("Report Date", "Date")
 	}
-	date := t.date(c, ibkrDates...)
+	date := t.date(c, t.b.ibkrDates()...)
 	if t.err != nil {
 		return
 	}

@@ -136,7 +136,7 @@ var ibkrDates = []string{"20060102", "20060102;150405", "2006-01-02", "2006-01-0
 
 func readIBKRFlex(file string, src []byte) (*Import, error) {
 	b := newBatch(file, "ibkr-flex")
-	b.settleSlashOrder(src)
+	b.settleSlashOrder(src, flexSlashes)
 	if c := Sniff(src); c.XMLRoot != "" {
 		return readIBKRFlexXML(file, src, b)
 	}

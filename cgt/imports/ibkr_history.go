@@ -188,6 +188,7 @@ func readIBKRHistory(file string, src []byte) (*Import, error) {
 		return nil, e
 	}
 	b := newBatch(file, "ibkr-history")
+	b.settleSlashOrder(src, statementSlashes)
 	t := &table{file: file, b: b}
 	var c ibkrHistCols
 	in := "" // the section whose header is current
@@ -265,7 +266,7 @@ func (t *table) ibkrHistColumns() (ibkrHistCols, error) {
 
 func (t *table) ibkrHistRow(b *batch, c ibkrHistCols, base string) {
 	row := t.line
-	date := t.date(c.date, ibkrDates...)
+	date := t.date(c.date, t.b.ibkrDates()...)
 	typ := t.str(c.typ)
 	ty := strings.ToLower(typ)
 	desc := t.str(c.desc)

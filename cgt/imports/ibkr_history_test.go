@@ -66,7 +66,7 @@ func TestIBKRHistoryUnknownTypeWarns(t *testing.T) {
 func TestIBKRHistoryErrors(t *testing.T) {
 	cases := []struct{ name, src, want string }{
 		{"non_number_in_number_column", ibkrHistHead + "Transaction History,Data,2025-03-15,U1,X,Buy,CNX1,four,1000.0,-4000.0,-3.0,-4003.0\r\n", `row 6, column "Quantity": "four" is not a number`},
-		{"bad_date", ibkrHistHead + "Transaction History,Data,15/03/2025,U1,X,Buy,CNX1,4,1000.0,-4000.0,-3.0,-4003.0\r\n", `column "Date"`},
+		{"bad_date", ibkrHistHead + "Transaction History,Data,31/13/2025,U1,X,Buy,CNX1,4,1000.0,-4000.0,-3.0,-4003.0\r\n", `column "Date"`},
 		{"truncated_row", ibkrHistHead + "Transaction History,Data,2025-03-15,U1,X,Buy\r\n", "row 6 (Transaction History) has 4 fields"},
 		{"unknown_base_currency", strings.Replace(ibkrHistHead, "Base Currency,GBP", "Base Currency,XYZ", 1) + "Transaction History,Data,2025-03-15,U1,X,Buy,CNX1,4,1000.0,-4000.0,-3.0,-4003.0\r\n", "Base Currency"},
 		{"semicolons", strings.ReplaceAll(ibkrHistHead, ",", ";"), "semicolons"},

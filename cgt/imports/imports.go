@@ -232,7 +232,7 @@ type batch struct {
 	divs map[string]int // dividend key (ticker, date) -> index in imp.Transactions
 	wht  []withholding  // withholding rows, folded into their dividends by done
 
-	dayFirst bool // a Flex Query's slash dates are dd/MM (settleSlashOrder)
+	dayFirst bool // the file's slash dates are dd/MM (settleSlashOrder)
 }
 
 // withholding is tax withheld (negative) or refunded (positive) on its own row.
