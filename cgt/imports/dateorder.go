@@ -1,5 +1,10 @@
 package imports
 
+import (
+	"slices"
+	"strings"
+)
+
 // An Interactive Brokers Flex Query writes its dates in the format its owner chose:
 // yyyyMMdd, yyyy-MM-dd, MM/dd/yyyy, MM/dd/yy, dd/MM/yyyy, dd/MM/yy or dd-MMM-yy. The file
 // does not say which, and 03/04/2024 reads both ways. The order of a file's slash dates is
@@ -116,6 +121,38 @@ func (b *batch) settleSlashOrder(src []byte, r slashReading) {
 		b.warnf("%s: dates such as %s are read %s%s): no date in the file has a day after the 12th to tell which way round they are. %s",
 			b.imp.Report.File, o.unsure, order, r.why, r.fix)
 	}
+}
+
+// statementDates is the text of a statement's date cells, one a line, for settleSlashOrder:
+// the cells of every column whose header names a date ("Date", "Date/Time", "Trade Date",
+// "Report Date", "Settle Date"), by section. Free text says nothing of the order the dates
+// are written in (a bond's description, "US TREASURY 4.5% 11/15/2033", is month first
+// whatever the spreadsheet did), so it is left out.
+func statementDates(lines []ibkrLine) []byte {
+	var out []byte
+	var heads []ibkrLine // the current header of each section met
+	for _, l := range lines {
+		k := slices.IndexFunc(heads, func(h ibkrLine) bool { return h.section == l.section })
+		switch {
+		case strings.EqualFold(l.kind, "Header") && k < 0:
+			heads = append(heads, l)
+		case strings.EqualFold(l.kind, "Header"):
+			heads[k] = l
+		case strings.EqualFold(l.kind, "Data") && k >= 0:
+			for i, name := range heads[k].fields {
+				if i < len(l.fields) && isDateColumn(name) {
+					out = append(append(out, l.fields[i]...), '\n')
+				}
+			}
+		}
+	}
+	return out
+}
+
+// isDateColumn reports whether a statement's column header names a date.
+func isDateColumn(name string) bool {
+	n := strings.TrimSpace(name)
+	return strings.EqualFold(n, "date") || strings.EqualFold(n, "date/time") || len(n) > 5 && strings.EqualFold(n[len(n)-5:], " date")
 }
 
 // ibkrDates are the layouts of a whole date or date and time in an IBKR file, its slash

@@ -199,3 +199,42 @@ func TestIBKRStatementMixedDateOrdersFail(t *testing.T) {
 		}
 	}
 }
+
+// Only the statements' date columns settle the order: a slash date in a description (a
+// bond's maturity) neither settles it nor draws the warning.
+func TestIBKRStatementSlashesOutsideDateColumns(t *testing.T) {
+	for _, c := range []struct{ broker, src, want string }{
+		{"ibkr-history", ibkrHistHead + "Transaction History,Data,2025-03-04,U1,US TREASURY 4.5% 03/04/2029 Interest,Buy,CNX1,4.0,1000.0,-4000.0,-3.0,-4003.0\r\n", "2025-03-04"},
+		{"ibkr-history", ibkrHistHead + "Transaction History,Data,03/04/2025,U1,US TREASURY 4.5% 11/15/2033,Buy,CNX1,4.0,1000.0,-4000.0,-3.0,-4003.0\r\n", "2025-04-03"},
+		{"ibkr-activity", ibkrActHead + "Dividends,Header,Currency,Date,Description,Amount\nDividends,Data,USD,2025-03-04,AAPL(US0378331005) Cash Dividend USD 0.25 per Share (record date 03/04/2025),2.5\n", "2025-03-04"},
+	} {
+		imp := readString(t, c.broker, c.src)
+		if len(imp.Transactions) != 1 || imp.Transactions[0].Date.String() != c.want {
+			t.Errorf("%s: transactions %+v, want one on %s", c.broker, imp.Transactions, c.want)
+		}
+		wantWarnings := 0
+		if strings.Contains(c.src, ","+"03/04/2025,") {
+			wantWarnings = 1 // the date column alone leaves the order open
+		}
+		if len(imp.Warnings) != wantWarnings {
+			t.Errorf("%s: warnings %q, want %d", c.broker, imp.Warnings, wantWarnings)
+		}
+	}
+}
+
+func TestStatementDates(t *testing.T) {
+	lines := []ibkrLine{
+		{section: "Trades", kind: "Header", fields: []string{"Symbol", "Date/Time", "Description"}},
+		{section: "Trades", kind: "Data", fields: []string{"T 4.5 11/15/33", "03/04/2025 10:15", "BOND 11/15/2033"}},
+		{section: "Dividends", kind: "Header", fields: []string{"Currency", "Date", "Description"}},
+		{section: "Dividends", kind: "Data", fields: []string{"USD", "2025-04-05", "X 01/02/2030"}},
+		{section: "Trades", kind: "Data", fields: []string{"AAPL", "05/06/2025, 10:00:00"}},
+		{section: "Corporate Actions", kind: "Header", fields: []string{"Report Date", "Date/Time", "Settle Date ", "Value"}},
+		{section: "Corporate Actions", kind: "Data", fields: []string{"07/08/2025", "09/10/2025"}}, // short row
+		{section: "Statement", kind: "Data", fields: []string{"Period", "01/02/2025"}},             // no header: not a date column
+	}
+	want := "03/04/2025 10:15\n2025-04-05\n05/06/2025, 10:00:00\n07/08/2025\n09/10/2025\n"
+	if got := string(statementDates(lines)); got != want {
+		t.Errorf("statementDates = %q, want %q", got, want)
+	}
+}

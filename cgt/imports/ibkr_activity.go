@@ -43,7 +43,7 @@ func readIBKRActivity(file string, src []byte) (*Import, error) {
 		return nil, err
 	}
 	b := newBatch(file, "ibkr-activity")
-	b.settleSlashOrder(src, statementSlashes)
+	b.settleSlashOrder(statementDates(lines), statementSlashes)
 	t := &table{file: file, b: b}
 	instruments, account := ibkrInstruments(t, lines)
 	b.imp.Report.Account = account

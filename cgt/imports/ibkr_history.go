@@ -188,7 +188,7 @@ func readIBKRHistory(file string, src []byte) (*Import, error) {
 		return nil, e
 	}
 	b := newBatch(file, "ibkr-history")
-	b.settleSlashOrder(src, statementSlashes)
+	b.settleSlashOrder(statementDates(lines), statementSlashes)
 	t := &table{file: file, b: b}
 	var c ibkrHistCols
 	in := "" // the section whose header is current
