@@ -111,15 +111,16 @@ bench-wasm: web-overlay
 # taken from the benchmarks of that program's heaviest paths, built without a profile:
 # cmd/cgt/default.pgo from the report of PGO_LINES lines in each output format and an import
 # of 100,000 rows; cmd/cgt-mcp/default.pgo from calculate_report calls over stdio. Regenerate
-# them after a large change to those paths (docs/performance.md, step 12).
+# them after a large change to those paths (docs/performance.md, step 12). Each profile is
+# written beside the others in bin/pgo and moved into place whole.
 PGO_LINES ?= 200000
 pgo:
 	@mkdir -p bin/pgo
 	CGT_BENCH_LINES=$(PGO_LINES) $(GO) test -pgo=off -run '^$$' -bench 'BenchmarkReportLedger/(json|compact|schema|text)$$' -benchtime 2x -cpuprofile bin/pgo/report.prof -o bin/pgo/cgt.test ./cmd/cgt
 	$(GO) test -pgo=off -run '^$$' -bench 'BenchmarkImport$$' -benchtime 2x -cpuprofile bin/pgo/import.prof -o bin/pgo/cgt.test ./cmd/cgt
-	$(GO) tool pprof -proto bin/pgo/report.prof bin/pgo/import.prof > cmd/cgt/default.pgo
+	$(GO) tool pprof -proto bin/pgo/report.prof bin/pgo/import.prof > bin/pgo/cgt.pgo && mv bin/pgo/cgt.pgo cmd/cgt/default.pgo
 	$(GO) test -pgo=off -run '^$$' -bench 'BenchmarkToolsCallServe' -benchtime 200x -cpuprofile bin/pgo/mcp.prof -o bin/pgo/mcp.test ./mcp
-	$(GO) tool pprof -proto bin/pgo/mcp.prof > cmd/cgt-mcp/default.pgo
+	$(GO) tool pprof -proto bin/pgo/mcp.prof > bin/pgo/cgt-mcp.pgo && mv bin/pgo/cgt-mcp.pgo cmd/cgt-mcp/default.pgo
 
 bench-bins:
 	$(GO) build -o bin/ ./cmd/cgt ./cmd/cgt-ledgergen
