@@ -16,6 +16,7 @@ var mcpName = regexp.MustCompile(`^[a-z0-9_]{1,64}$`)
 func TestRegistryInvariants(t *testing.T) {
 	reg, _ := generated(t)
 	seen := map[string]string{}
+	walked := map[textWalk]bool{}
 	for _, cmd := range reg.Commands() {
 		m := cmd.Meta()
 		for _, n := range []string{m.Name, m.MCPName} {
@@ -34,8 +35,12 @@ func TestRegistryInvariants(t *testing.T) {
 		}
 		checkInputSchema(t, m.Name, cmd.InputSchema())
 		checkKeyFields(t, m.Name, m.KeyFields, records.FieldNames(cmd.ResultType()))
-		checkTextForms(t, m.Name, cmd.ResultType(), map[reflect.Type]bool{})
+		checkTextForms(t, m.Name+" arguments", cmd.ArgsType(), textUse{encode: true, decode: true}, walked)
+		checkTextForms(t, m.Name+" result", cmd.ResultType(), textUse{encode: true, decode: true}, walked)
 		checkArgs(t, m.Name, cmd.Args(), cmd.InputSchema())
+	}
+	if len(walked) < 50 {
+		t.Fatalf("the text-form check walked only %d types", len(walked))
 	}
 }
 
@@ -63,32 +68,58 @@ func checkKeyFields(t *testing.T, name string, key, names []string) {
 	}
 }
 
-// checkTextForms refuses a type in a command's result that has a text form (AppendText or
-// MarshalText) but does not say its own JSON (MarshalJSON): encoding/json/v2, which Go
-// 1.27's encoding/json follows, writes such a value as its text, so the result's shape would
-// depend on the Go that built cgt (a source reference once became "file:line" in place of
-// {file, line}).
-func checkTextForms(t *testing.T, name string, typ reflect.Type, seen map[reflect.Type]bool) {
+// checkTextForms refuses a type in a command's arguments or result with a text method but not
+// the JSON method that would be used in its place:
+//   - a text form (AppendText or MarshalText) without MarshalJSON, where the value is
+//     encoded by reflection: encoding/json/v2, which Go 1.27's encoding/json follows, writes
+//     such a value as its text, so the result's shape would depend on the Go that built cgt
+//     (a source reference once became "file:line" in place of {file, line}); and the
+//     browser module's JSON codec (internal/jsoncodec) does not consult MarshalText, so the
+//     page would write it differently;
+//   - UnmarshalText without UnmarshalJSON, where the value is decoded by reflection: the
+//     codec does not consult UnmarshalText either, so the page would read it differently.
+//
+// use says whether typ is still encoded, and decoded, by reflection (no type around it has
+// the JSON method); walked holds what has been checked.
+func checkTextForms(t *testing.T, path string, typ reflect.Type, use textUse, walked map[textWalk]bool) {
 	for typ.Kind() == reflect.Pointer || typ.Kind() == reflect.Slice || typ.Kind() == reflect.Array || typ.Kind() == reflect.Map {
 		if typ.Kind() == reflect.Map {
-			checkTextForms(t, name, typ.Key(), seen)
+			checkTextForms(t, path+"{key}", typ.Key(), use, walked)
+			path += "{}"
+		} else {
+			path += "[]"
 		}
 		typ = typ.Elem()
 	}
-	if seen[typ] {
+	if walked[textWalk{typ, use}] {
 		return
 	}
-	seen[typ] = true
+	walked[textWalk{typ, use}] = true
 	ptr := reflect.PointerTo(typ)
+	marshals, unmarshals := ptr.Implements(reflect.TypeFor[json.Marshaler]()), ptr.Implements(reflect.TypeFor[json.Unmarshaler]())
 	texts := ptr.Implements(reflect.TypeFor[encoding.TextAppender]()) || ptr.Implements(reflect.TypeFor[encoding.TextMarshaler]())
-	if texts && !ptr.Implements(reflect.TypeFor[json.Marshaler]()) {
-		t.Errorf("%s: %s has a text form but no MarshalJSON, so its JSON depends on the Go version", name, typ)
+	if use.encode && texts && !marshals {
+		t.Errorf("%s: %s has a text form but no MarshalJSON, so its JSON depends on the Go version, and the page would write it differently", path, typ)
 	}
-	if typ.Kind() == reflect.Struct && !ptr.Implements(reflect.TypeFor[json.Marshaler]()) {
+	if use.decode && ptr.Implements(reflect.TypeFor[encoding.TextUnmarshaler]()) && !unmarshals {
+		t.Errorf("%s: %s has UnmarshalText but no UnmarshalJSON, so the page would read it differently", path, typ)
+	}
+	use = textUse{encode: use.encode && !marshals, decode: use.decode && !unmarshals}
+	if typ.Kind() == reflect.Struct && (use.encode || use.decode) {
 		for i := range typ.NumField() {
-			if f := typ.Field(i); f.IsExported() {
-				checkTextForms(t, name, f.Type, seen)
+			if f := typ.Field(i); f.IsExported() || f.Anonymous {
+				checkTextForms(t, path+"."+f.Name, f.Type, use, walked)
 			}
 		}
 	}
+}
+
+// textUse says whether a value is encoded, and decoded, by reflection rather than by a JSON
+// method of a type around it.
+type textUse struct{ encode, decode bool }
+
+// textWalk is a type checked under a use.
+type textWalk struct {
+	typ reflect.Type
+	use textUse
 }

@@ -9,6 +9,6 @@
 // ",string" option, and base64 into a []byte. There is no DisallowUnknownFields. MarshalText
 // and UnmarshalText are not consulted, for values or map keys (a map key is a string or a
 // whole number): linking them would keep every such method of every type in the module, and
-// no type cgt encodes or decodes has them without MarshalJSON and UnmarshalJSON (commands'
-// TestNoTextOnlyTypes checks every command's arguments and result).
+// no type cgt encodes or decodes has them without MarshalJSON and UnmarshalJSON (gen's
+// TestRegistryInvariants checks every command's arguments and result).
 package jsoncodec
