@@ -64,15 +64,8 @@ func TestBrowserModuleLinksWhatThePageRuns(t *testing.T) {
 // regexp, for a function nothing calls, which the linker leaves out; the module's function
 // names are checked for that too, unless -short.
 func TestBrowserModuleCompilesNoRegularExpression(t *testing.T) {
-	cmd := exec.Command("go", "list", "-deps", "-f", "{{.ImportPath}} {{join .Imports \" \"}}", "..")
-	cmd.Env = append(os.Environ(), "GOOS=js", "GOARCH=wasm")
-	out, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("go list -deps: %v", err)
-	}
-	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
-		f := strings.Fields(line)
-		if len(f) == 0 || f[0] == "github.com/shopspring/decimal" || strings.HasPrefix(f[0], "regexp") {
+	for _, f := range moduleImports(t) {
+		if f[0] == "github.com/shopspring/decimal" || strings.HasPrefix(f[0], "regexp") {
 			continue
 		}
 		for _, imp := range f[1:] {
@@ -226,20 +219,32 @@ func wasmFunctionNames(path string) ([]string, error) {
 // the module (70 KB gzipped where encoding/json took 110). Only jsonx and the codec import
 // encoding/json, for its types; a call from anywhere else would link it all again.
 func TestBrowserModuleCallsJSONThroughJSONX(t *testing.T) {
-	cmd := exec.Command("go", "list", "-deps", "-f", "{{.ImportPath}} {{join .Imports \" \"}}", "..")
-	cmd.Env = append(os.Environ(), "GOOS=js", "GOARCH=wasm")
-	out, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("go list -deps: %v", err)
-	}
 	allowed := []string{"github.com/cgt-tools/cgt/internal/jsonx", "github.com/cgt-tools/cgt/internal/jsoncodec"}
-	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
-		f := strings.Fields(line)
-		if len(f) == 0 || !strings.HasPrefix(f[0], "github.com/cgt-tools/cgt") || slices.Contains(allowed, f[0]) {
+	for _, f := range moduleImports(t) {
+		if !strings.HasPrefix(f[0], "github.com/cgt-tools/cgt") || slices.Contains(allowed, f[0]) {
 			continue
 		}
 		if slices.Contains(f[1:], "encoding/json") {
 			t.Errorf("%s imports encoding/json: the browser module's packages call internal/jsonx", f[0])
 		}
 	}
+}
+
+// moduleImports is each package the browser module links followed by the packages it
+// imports (go list -deps for js/wasm), one slice a package.
+func moduleImports(t *testing.T) [][]string {
+	t.Helper()
+	cmd := exec.Command("go", "list", "-deps", "-f", "{{.ImportPath}} {{join .Imports \" \"}}", "..")
+	cmd.Env = append(os.Environ(), "GOOS=js", "GOARCH=wasm")
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("go list -deps: %v", err)
+	}
+	var pkgs [][]string
+	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		if f := strings.Fields(line); len(f) > 0 {
+			pkgs = append(pkgs, f)
+		}
+	}
+	return pkgs
 }
