@@ -155,3 +155,32 @@ func BenchmarkParseLedger(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkAppendDisposalsJSON measures the JSON writer alone, on one goroutine, over the
+// disposals of a 100,000-line ledger (matches and their steps included): the part of the
+// full JSON report that grows with the ledger, without the reading, the calculation and the
+// processors' sharing of the work, whose noise would hide a change of a few percent.
+func BenchmarkAppendDisposalsJSON(b *testing.B) {
+	src := generateText(genOptions{n: 100_000, tickers: 1000, events: true, seed: 1})
+	txns, err := dsl.Parse("gen.cgt", src)
+	if err != nil {
+		b.Fatal(err)
+	}
+	r, err := Calculate(txns, Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	var buf []byte
+	count, size := 0, 0
+	for b.Loop() {
+		count, size = 0, 0
+		for i := range r.TaxYears {
+			for j := range r.TaxYears[i].Disposals {
+				buf = r.TaxYears[i].Disposals[j].AppendJSON(buf[:0], 4, true)
+				count, size = count+1, size+len(buf)
+			}
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*count), "ns/disposal")
+	b.ReportMetric(float64(size)/float64(count), "bytes/disposal")
+}
