@@ -64,7 +64,7 @@ bench:
 BENCHTIME ?= 1x
 LINES ?= 100000
 bench-report:
-	$(GO) test -run '^$$' -bench 'BenchmarkCalculate|BenchmarkParseAndCalculate' -benchmem ./cgt/engine
+	$(GO) test -run '^$$' -bench 'BenchmarkCalculate|BenchmarkParseAndCalculate|BenchmarkAppendDisposalsJSON' -benchmem ./cgt/engine
 	CGT_BENCH_LINES=$(LINES) $(GO) test -run '^$$' -bench 'BenchmarkReportLedger' -benchtime $(BENCHTIME) -benchmem ./cmd/cgt
 
 bench-mcp:

@@ -215,10 +215,17 @@ const (
 	perChunk      = 128
 )
 
+// chunksAhead is how many chunks per worker may be encoded before the writer takes them. The
+// writer waits for chunks in order, and a write into the page cache sometimes stalls: with
+// two a worker soon stops behind a slow chunk or a slow write while a processor goes idle.
+// Eight (about 3 MB a worker for a report's disposals) kept the 1M report's peak and took a
+// few percent off its time (docs/performance.md, step 13).
+const chunksAhead = 8
+
 // elementsAtOnce writes the elements of a long array: workers encode chunks of perChunk
 // elements, each into a buffer of its own, while this goroutine writes the finished chunks
-// in order. At most two chunks per worker are encoded ahead of the writing, so memory stays
-// bounded. Each element is written exactly as element writes it, so the output is the same
+// in order. At most chunksAhead chunks per worker are encoded ahead of the writing, so memory
+// stays bounded. Each element is written exactly as element writes it, so the output is the same
 // as the one-by-one loop's; an element that fails to encode stops the output where the loop
 // would have stopped.
 func (s *streamer) elementsAtOnce(v reflect.Value, level, depth, workers int) {
@@ -228,7 +235,7 @@ func (s *streamer) elementsAtOnce(v reflect.Value, level, depth, workers int) {
 		st   *streamer
 		done chan struct{}
 	}
-	ring := make([]slot, 2*workers)
+	ring := make([]slot, chunksAhead*workers)
 	for i := range ring {
 		ring[i] = slot{st: newStreamer(&chunk{}, s.indent), done: make(chan struct{}, 1)}
 	}
