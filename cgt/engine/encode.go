@@ -151,40 +151,18 @@ func (w *jsonWriter) object(level int) object {
 // ASCII names, written as they are.
 func (o *object) key(k string) {
 	w := o.w
-	w.b = append(w.b, keyLead(o.n == 0, o.level+1, w.indent)...)
+	if o.n > 0 {
+		w.b = append(w.b, ',')
+	}
 	o.n++
+	w.newline(o.level + 1)
+	w.b = append(w.b, '"')
 	w.b = append(w.b, k...)
+	w.b = append(w.b, '"', ':')
 	if w.indent {
-		w.b = append(w.b, '"', ':', ' ')
-	} else {
-		w.b = append(w.b, '"', ':')
+		w.b = append(w.b, ' ')
 	}
 }
-
-// keyLead is what comes before a key: the comma unless it is the first, the new line and
-// its indentation when indenting, and the opening quote.
-func keyLead(first bool, level int, indent bool) string {
-	i := 0
-	if first {
-		i = 1
-	}
-	switch {
-	case !indent:
-		return `,"`[i:]
-	case level < len(keyLeads):
-		return keyLeads[level][i:]
-	}
-	return (",\n" + strings.Repeat("  ", level) + `"`)[i:]
-}
-
-// keyLeads are the indented keys' leads with their comma, by level, for the levels a
-// report reaches (as indentSpaces).
-var keyLeads = func() (leads [(len(indentSpaces) + 1) / 2]string) {
-	for level := range leads {
-		leads[level] = "," + indentSpaces[:1+2*level] + `"`
-	}
-	return leads
-}()
 
 func (o *object) close() {
 	if o.n > 0 {

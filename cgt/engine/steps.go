@@ -118,7 +118,6 @@ func (t *stepText) reset() { t.ends = t.ends[:0] }
 type figures struct {
 	text  []byte
 	money slots[model.Money]
-	pence [figureSlots]num // each money slot's amount rounded to pence, which its form shows
 	qty   slots[model.Decimal]
 }
 
@@ -136,31 +135,8 @@ const figureSlots = 16
 // forget starts over, for the next disposal.
 func (f *figures) forget() { f.text, f.money.n, f.qty.n = f.text[:0], 0, 0 }
 
-// moneyDigits is m's plain form, rounded to pence ("-1234.50"). The amount is rounded once,
-// and kept beside its form for penceOf: the steps work their sums from the figures as shown.
-func (f *figures) moneyDigits(m model.Money) []byte {
-	s := &f.money
-	if i, ok := s.find(m); ok {
-		return f.text[s.at[i][0]:s.at[i][1]]
-	}
-	r := pence(m)
-	from := len(f.text)
-	if r.big == nil && r.hi>>32 == 0 {
-		f.text = wide.AppendString(f.text, r.neg, r.hi, r.lo, r.exp, false)
-	} else {
-		f.text = m.AppendString(f.text)
-	}
-	f.pence[s.put(m, from, len(f.text))] = r
-	return f.text[from:]
-}
-
-// penceOf is pence(m), from the slots when m was written last.
-func (f *figures) penceOf(m model.Money) num {
-	if i, ok := f.money.find(m); ok {
-		return f.pence[i]
-	}
-	return pence(m)
-}
+// moneyDigits is m's plain form, rounded to pence ("-1234.50").
+func (f *figures) moneyDigits(m model.Money) []byte { return remember(f, &f.money, m) }
 
 // qtyDigits is d's exact plain form ("1234.5").
 func (f *figures) qtyDigits(d model.Decimal) []byte { return remember(f, &f.qty, d) }
@@ -170,31 +146,17 @@ func remember[T interface {
 	comparable
 	AppendString([]byte) []byte
 }](f *figures, s *slots[T], v T) []byte {
-	if i, ok := s.find(v); ok {
-		return f.text[s.at[i][0]:s.at[i][1]]
+	for i := range min(s.n, figureSlots) {
+		if s.keys[i] == v {
+			return f.text[s.at[i][0]:s.at[i][1]]
+		}
 	}
 	from := len(f.text)
 	f.text = v.AppendString(f.text)
-	s.put(v, from, len(f.text))
-	return f.text[from:]
-}
-
-// find is the slot holding v.
-func (s *slots[T]) find(v T) (int, bool) {
-	for i := range min(s.n, figureSlots) {
-		if s.keys[i] == v {
-			return i, true
-		}
-	}
-	return 0, false
-}
-
-// put remembers v's form at text[from:to] in the oldest slot, and returns that slot.
-func (s *slots[T]) put(v T, from, to int) int {
 	k := s.n % figureSlots
-	s.keys[k], s.at[k] = v, [2]int32{int32(from), int32(to)}
+	s.keys[k], s.at[k] = v, [2]int32{int32(from), int32(len(f.text))}
 	s.n++
-	return k
+	return f.text[from:]
 }
 
 // end closes the line written since the last one (and, in a JSON array, opens the next).
@@ -246,10 +208,9 @@ func (t *stepText) write(m *Match) {
 		t.str("sale fees = ").shares(q).str(" × ").gbp(sale.SaleFees).str(" ÷ ").shares(sale.Quantity).share(q, sale.SaleFees, sale.Quantity, m.SaleFees, "sale fees").end()
 	}
 	// The gain as written: the terms as shown (to the penny), so the line adds up as it reads.
-	f := &t.figs
-	shown := f.penceOf(m.Proceeds).sub(f.penceOf(m.SaleFees)).sub(f.penceOf(m.Cost))
+	shown := pence(m.Proceeds).sub(pence(m.SaleFees)).sub(pence(m.Cost))
 	t.str("gain = ").gbp(m.Proceeds).str(" − ").gbp(m.SaleFees).str(" − ").gbp(m.Cost).str(" = ").gbpPence(shown)
-	if exact := f.penceOf(m.Gain); !exact.equal(shown) {
+	if exact := numOfMoney(m.Gain).round(2); !exact.equal(shown) {
 		t.str(" (").gbp(m.Gain).str(" from the figures before rounding: the gain used)")
 	}
 	t.end()
@@ -259,9 +220,9 @@ func (t *stepText) write(m *Match) {
 // total to the penny), and, when the figure used (worked from the unrounded total) differs,
 // that figure too: every line adds up as it reads.
 func (t *stepText) share(n model.Decimal, total model.Money, of model.Decimal, used model.Money, what string) *stepText {
-	shown := numOfDecimal(n).mul(t.figs.penceOf(total)).divRound(numOfDecimal(of), 2)
+	shown := numOfDecimal(n).mul(pence(total)).divRound(numOfDecimal(of), 2)
 	t.str(" = ").gbpPence(shown)
-	if exact := t.figs.penceOf(used); !exact.equal(shown) {
+	if exact := numOfMoney(used).round(2); !exact.equal(shown) {
 		t.str(" (").gbp(used).str(" from the figures before rounding: the " + what + " used)")
 	}
 	return t
@@ -344,17 +305,18 @@ func appendGrouped(b, s []byte) []byte {
 		b = append(b, '-')
 		s = s[1:]
 	}
-	intLen := bytes.IndexByte(s, '.')
-	if intLen < 0 {
-		intLen = len(s)
+	intLen := len(s)
+	for i, c := range s {
+		if c == '.' {
+			intLen = i
+			break
+		}
 	}
-	if intLen <= 3 {
-		return append(b, s...)
-	}
-	head := (intLen-1)%3 + 1 // the digits before the first separator
-	b = append(b, s[:head]...)
-	for i := head; i < intLen; i += 3 {
-		b = append(b, ',', s[i], s[i+1], s[i+2])
+	for i := 0; i < intLen; i++ {
+		if i > 0 && (intLen-i)%3 == 0 {
+			b = append(b, ',')
+		}
+		b = append(b, s[i])
 	}
 	return append(b, s[intLen:]...)
 }

@@ -172,11 +172,6 @@ func Round(hi, lo uint64, exp, places int32) (uint64, uint64, bool) {
 		return hi, lo, true
 	}
 	d := int64(exp) + int64(places) + 1 // digits to add (> 0) or drop (< 0) to reach places+1
-	if hi == 0 && d < 0 && d >= -MaxPow10 {
-		// the usual case, a 64-bit coefficient losing digits: one division by a variable
-		// power of ten, and one by ten, which the compiler makes a multiplication
-		return 0, (lo/pow10[-d] + 5) / 10, true
-	}
 	switch {
 	case d > 0:
 		var ok bool
