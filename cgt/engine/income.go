@@ -104,7 +104,7 @@ func withoutISIN(incomes []*income, kind string) string {
 	}
 	var tickers []string
 	for _, in := range incomes {
-		if in.noISIN && !slices.Contains(tickers, in.ticker) {
+		if in.noISIN {
 			tickers = append(tickers, in.ticker)
 		}
 	}
@@ -112,6 +112,7 @@ func withoutISIN(incomes []*income, kind string) string {
 		return ""
 	}
 	order.Ascending(tickers)
+	tickers = slices.Compact(tickers) // sorted first: a year of a large ledger pays from a thousand securities
 	return " Counted here for want of an ISIN: " + strings.Join(tickers, ", ") +
 		". A security from abroad pays foreign dividends (SA106): give its ISIN (an ISIN line)."
 }
