@@ -215,17 +215,18 @@ const (
 	perChunk      = 128
 )
 
-// chunksAhead is how many chunks per worker may be encoded before the writer takes them. The
-// writer waits for chunks in order, and a write into the page cache sometimes stalls: with
-// two a worker soon stops behind a slow chunk or a slow write while a processor goes idle.
-// Eight (about 3 MB a worker for a report's disposals) kept the 1M report's peak and took a
-// few percent off its time (docs/performance.md, step 13).
-const chunksAhead = 8
+// chunksAhead is how many chunks may be encoded before the writer takes them: two per worker,
+// and a slack of twelve more for the writer. The writer waits for chunks in order, and a
+// write into the page cache sometimes stalls; with two per worker alone, a worker soon stops
+// behind a slow chunk or a slow write while a processor goes idle. The slack does not grow
+// with the processors (a report's chunk is about 350 KB): on two it took a few percent off the
+// 1M report's time and kept its peak (docs/performance.md, step 13).
+func chunksAhead(workers int) int { return 2*workers + 12 }
 
 // elementsAtOnce writes the elements of a long array: workers encode chunks of perChunk
 // elements, each into a buffer of its own, while this goroutine writes the finished chunks
-// in order. At most chunksAhead chunks per worker are encoded ahead of the writing, so memory
-// stays bounded. Each element is written exactly as element writes it, so the output is the same
+// in order. At most chunksAhead chunks are encoded ahead of the writing, so memory stays
+// bounded. Each element is written exactly as element writes it, so the output is the same
 // as the one-by-one loop's; an element that fails to encode stops the output where the loop
 // would have stopped.
 func (s *streamer) elementsAtOnce(v reflect.Value, level, depth, workers int) {
@@ -235,7 +236,7 @@ func (s *streamer) elementsAtOnce(v reflect.Value, level, depth, workers int) {
 		st   *streamer
 		done chan struct{}
 	}
-	ring := make([]slot, chunksAhead*workers)
+	ring := make([]slot, min(chunksAhead(workers), chunks))
 	for i := range ring {
 		ring[i] = slot{st: newStreamer(&chunk{}, s.indent), done: make(chan struct{}, 1)}
 	}
