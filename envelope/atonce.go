@@ -1,0 +1,114 @@
+//go:build !js
+
+package envelope
+
+import (
+	"reflect"
+	"runtime"
+	"sync"
+	"sync/atomic"
+)
+
+// The browser module runs on one thread: it writes every array in order (atonce_js.go), and
+// carries none of this.
+
+// chunksAhead is how many chunks may be encoded before the writer takes them: two per worker,
+// and a slack of twelve more for the writer. The writer waits for chunks in order, and a
+// write into the page cache sometimes stalls; with two per worker alone, a worker soon stops
+// behind a slow chunk or a slow write while a processor goes idle. The slack does not grow
+// with the processors (a report's chunk is about 350 KB): on two it took a few percent off the
+// 1M report's time and kept its peak (docs/performance.md, step 13).
+func chunksAhead(workers int) int { return 2*workers + 12 }
+
+// elementsAtOnce writes the elements of an array of at least parallelElems, each encoded
+// whole, when there are several processors, and reports whether it did. Workers encode
+// chunks of perChunk elements, each into a buffer of its own, while this goroutine writes
+// the finished chunks in order. At most chunksAhead chunks are encoded ahead of the writing,
+// so memory stays bounded. Each element is written exactly as element writes it, so the
+// output is the same as the one-by-one loop's; an element that fails to encode stops the
+// output where the loop would have stopped.
+func (s *streamer) elementsAtOnce(v reflect.Value, level, depth int) bool {
+	n := v.Len()
+	workers := runtime.GOMAXPROCS(0)
+	if workers < 2 || n < parallelElems || !encodedWhole(v.Type().Elem(), depth) {
+		return false
+	}
+	chunks := (n + perChunk - 1) / perChunk
+	type slot struct {
+		st   *streamer
+		done chan struct{}
+	}
+	ring := make([]slot, min(chunksAhead(workers), chunks))
+	for i := range ring {
+		ring[i] = slot{st: newStreamer(&chunk{}, s.indent), done: make(chan struct{}, 1)}
+	}
+	tokens := make(chan struct{}, len(ring)+chunks) // one per chunk that may be encoded ahead
+	for range ring {
+		tokens <- struct{}{}
+	}
+	stop := make(chan struct{})
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				select {
+				case <-tokens:
+				case <-stop:
+					return
+				}
+				c := int(next.Add(1) - 1)
+				if c >= chunks {
+					return
+				}
+				sl := ring[c%len(ring)]
+				sl.st.encodeRange(v, c*perChunk, min((c+1)*perChunk, n), level, depth)
+				sl.done <- struct{}{}
+			}
+		}()
+	}
+	for c := 0; c < chunks && s.err == nil; c++ {
+		sl := ring[c%len(ring)]
+		<-sl.done
+		s.writeBytes(sl.st.w.(*chunk).b)
+		if sl.st.err != nil && s.err == nil {
+			s.err = sl.st.err
+		}
+		tokens <- struct{}{}
+	}
+	close(stop)
+	wg.Wait()
+	return true
+}
+
+// encodeRange encodes elements [lo, hi) into the worker's buffer, from scratch, stopping at
+// the first that fails.
+func (s *streamer) encodeRange(v reflect.Value, lo, hi, level, depth int) {
+	c := s.w.(*chunk)
+	c.b = c.b[:0]
+	s.err = nil
+	for i := lo; i < hi && s.err == nil; i++ {
+		s.element(v, i, level, depth)
+	}
+}
+
+// encodedWhole reports whether every element of type t at this depth is encoded whole (see
+// value). Elements walked field by field are left to the one-by-one loop: sharing out a
+// ticker's pool history (2,000 events on the million-line ledger) cost more CPU than it saved
+// (docs/performance.md, step 13).
+func encodedWhole(t reflect.Type, depth int) bool {
+	for t.Kind() == reflect.Pointer && !marshals(t) {
+		t = t.Elem()
+	}
+	switch {
+	case t.Kind() == reflect.Interface:
+		return false
+	case t.Kind() == reflect.Struct && depth < walkDepth && walkable(t):
+		return false
+	case t.Kind() == reflect.Slice && walkable(t.Elem()):
+		return false
+	}
+	return true
+}
