@@ -95,9 +95,9 @@ func (s *streamer) encodeRange(v reflect.Value, lo, hi, level, depth int) {
 }
 
 // encodedWhole reports whether every element of type t at this depth is encoded whole (see
-// value). Elements walked field by field are left to the one-by-one loop: sharing out a
-// ticker's pool history (2,000 events on the million-line ledger) cost more CPU than it saved
-// (docs/performance.md, step 13).
+// value). Elements walked field by field are left to the one-by-one loop: sharing out the
+// tickers' pool histories (about 216 events each on the million-line ledger) cost more CPU
+// than it saved (docs/performance.md, step 13).
 func encodedWhole(t reflect.Type, depth int) bool {
 	for t.Kind() == reflect.Pointer && !marshals(t) {
 		t = t.Elem()
