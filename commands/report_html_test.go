@@ -62,7 +62,9 @@ func TestHTMLReportIsSelfContained(t *testing.T) {
 }
 
 // The page renders in a real browser (headless Chromium): a screenshot and a PDF are made, and
-// the browser reports no script error and no refused load. CI installs Chromium.
+// the browser reports no script error and no refused load. CI installs Chromium. Without the
+// zygote (the process Chromium forks its renderers from), which once failed to fork at launch
+// on a loaded machine and crashed the browser before it opened the page.
 func TestHTMLReportRendersInChromium(t *testing.T) {
 	browser, err := exec.LookPath("chromium")
 	if err != nil {
@@ -79,7 +81,7 @@ func TestHTMLReportRendersInChromium(t *testing.T) {
 	for _, out := range []struct{ flag, file string }{{"--screenshot=", "report.png"}, {"--print-to-pdf=", "report.pdf"}} {
 		path := filepath.Join(dir, out.file)
 		ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
-		cmd := exec.CommandContext(ctx, browser, "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
+		cmd := exec.CommandContext(ctx, browser, "--headless", "--no-sandbox", "--no-zygote", "--disable-gpu", "--no-first-run",
 			"--user-data-dir="+filepath.Join(dir, "profile"), "--enable-logging=stderr", "--v=0",
 			"--window-size=420,900", out.flag+path, "file://"+page)
 		logs, err := cmd.CombinedOutput()
