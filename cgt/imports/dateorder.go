@@ -177,12 +177,16 @@ var (
 	ibkrDayLayoutsDayFirst = dayFirstLayouts(ibkrDayLayouts)
 )
 
-// dayFirstLayouts is layouts with each month-first slash date (01/02) written day first.
+// dayFirstLayouts is layouts with each month-first slash date (01/02, or 1/2 with one digit
+// or two) written day first.
 func dayFirstLayouts(layouts []string) []string {
 	out := make([]string, len(layouts))
 	for i, l := range layouts {
-		if len(l) >= 6 && l[:6] == "01/02/" {
+		switch {
+		case strings.HasPrefix(l, "01/02/"):
 			l = "02/01/" + l[6:]
+		case strings.HasPrefix(l, "1/2/"):
+			l = "2/1/" + l[4:]
 		}
 		out[i] = l
 	}

@@ -2,6 +2,8 @@ package imports
 
 import (
 	"math/rand"
+	"os"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -148,6 +150,9 @@ func TestIBKRStatementSlashDates(t *testing.T) {
 		{"unsettled_reads_day_first", "03/04/2025", "05/06/2025", []string{"2025-04-03", "2025-06-05"},
 			[]string{"day first", "yyyy-MM-dd", "without opening it in a spreadsheet"}},
 		{"iso_dates_as_before", "2025-03-04", "2025-04-15", []string{"2025-03-04", "2025-04-15"}, nil},
+		{"date_times_of_one_digit_unsettled", "3/4/2025 9:15", "5/6/2025 10:00", []string{"2025-04-03", "2025-06-05"},
+			[]string{"day first", "yyyy-MM-dd"}},
+		{"date_times_of_one_digit_month_first", "3/4/2025 9:15", "4/15/2025 14:02", []string{"2025-03-04", "2025-04-15"}, nil},
 	}
 	r := rand.New(rand.NewSource(1))
 	for _, s := range statementSlashRows {
@@ -174,7 +179,7 @@ func TestIBKRStatementSlashDates(t *testing.T) {
 					if len(imp.Warnings) != 1 {
 						t.Fatalf("rows %q: warnings %q, want one", rows, imp.Warnings)
 					}
-					if !strings.Contains(imp.Warnings[0], c.a) && !strings.Contains(imp.Warnings[0], c.b) {
+					if day := func(s string) string { return strings.Fields(s)[0] }; !strings.Contains(imp.Warnings[0], day(c.a)) && !strings.Contains(imp.Warnings[0], day(c.b)) {
 						t.Errorf("warning %q names neither date", imp.Warnings[0])
 					}
 					for _, w := range c.warn {
@@ -236,5 +241,85 @@ func TestStatementDates(t *testing.T) {
 	want := "03/04/2025 10:15\n2025-04-05\n05/06/2025, 10:00:00\n07/08/2025\n09/10/2025\n"
 	if got := string(statementDates(lines)); got != want {
 		t.Errorf("statementDates = %q, want %q", got, want)
+	}
+}
+
+// A statement opened and saved in a spreadsheet: every date and date-time rewritten the way
+// a UK spreadsheet writes them (03/04/2025 10:15) and a US one (4/3/2025 10:15, a day or
+// month of one digit), and with the seconds kept; each is read as the broker's own file is,
+// the time dropped as before. The spreadsheet keeps the rows, so the imports are the same,
+// warnings included.
+func TestIBKRStatementsSavedBySpreadsheets(t *testing.T) {
+	iso := regexp.MustCompile(`"?(\d{4})-(\d\d)-(\d\d)(, (\d\d):(\d\d):(\d\d))?"?`)
+	saves := map[string]func(y, m, d, hh, mm, ss string) string{
+		"uk": func(y, m, d, hh, mm, _ string) string { return d + "/" + m + "/" + y + timeOr(" "+hh+":"+mm, hh) },
+		"us": func(y, m, d, hh, mm, _ string) string {
+			return oneDigit(m) + "/" + oneDigit(d) + "/" + y + timeOr(" "+oneDigit(hh)+":"+mm, hh)
+		},
+		"uk_seconds": func(y, m, d, hh, mm, ss string) string {
+			return d + "/" + m + "/" + y + timeOr(" "+hh+":"+mm+":"+ss, hh)
+		},
+	}
+	for broker, file := range map[string]string{
+		"ibkr-activity": "testdata/ibkr-activity/SYNTHETIC_activity_statement.csv",
+		"ibkr-history":  "testdata/ibkr-history/kapji_transaction_history.csv",
+	} {
+		src, err := os.ReadFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := readString(t, broker, string(src))
+		for name, save := range saves {
+			t.Run(broker+"/"+name, func(t *testing.T) {
+				saved := iso.ReplaceAllStringFunc(string(src), func(s string) string {
+					p := iso.FindStringSubmatch(s)
+					if strings.Contains(s, "EST") || strings.Contains(s, "EDT") {
+						return s
+					}
+					return save(p[1], p[2], p[3], p[5], p[6], p[7])
+				})
+				if saved == string(src) {
+					t.Fatal("no date was rewritten")
+				}
+				got := readString(t, broker, saved)
+				if !slices.Equal(lines(got), lines(want)) {
+					t.Errorf("transactions\n%s\nwant\n%s", strings.Join(lines(got), "\n"), strings.Join(lines(want), "\n"))
+				}
+				if !slices.Equal(got.Warnings, want.Warnings) {
+					t.Errorf("warnings %q, want %q", got.Warnings, want.Warnings)
+				}
+			})
+		}
+	}
+}
+
+// oneDigit is a two-digit number without its leading zero ("09" is "9", "00" is "0").
+func oneDigit(s string) string {
+	if len(s) == 2 && s[0] == '0' {
+		return s[1:]
+	}
+	return s
+}
+
+// timeOr is the time of day t when the date had one (hh is its hour), else nothing.
+func timeOr(t, hh string) string {
+	if hh == "" {
+		return ""
+	}
+	return t
+}
+
+// Every date format a Flex Query can be set to is read with its time and without it.
+func TestIBKRFlexEveryDateFormat(t *testing.T) {
+	for _, date := range []string{"20240403", "2024-04-03", "04/03/2024", "04/03/24", "03-Apr-24", "03-Apr-2024", "2024/04/03"} {
+		for _, at := range []string{"", ";101500", ", 10:15:00", " 10:15:00", "101500"} {
+			if at == "101500" && date != "20240403" {
+				continue // only the compact date runs into a compact time
+			}
+			imp := readString(t, "ibkr-flex", flexSlashHead+flexSlashRow(date+at, "BUY", "10", "T1")+flexSlashRow("04/15/2024", "SELL", "-4", "T2"))
+			if len(imp.Transactions) != 2 || imp.Transactions[0].Date.String() != "2024-04-03" {
+				t.Errorf("%q: transactions %+v", date+at, imp.Transactions)
+			}
+		}
 	}
 }

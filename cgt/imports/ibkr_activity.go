@@ -234,7 +234,7 @@ func (a *ibkrActivity) trade(hasOrders bool) {
 		return
 	}
 	dt := t.str(t.col("Date/Time"))
-	date := t.date(t.col("Date/Time"), t.b.ibkrDates()...)
+	date := t.ibkrDateIn(t.col("Date/Time"))
 	ccy, pence := t.currency(t.col("Currency"))
 	qty := t.ibkrDec(t.col("Quantity"))
 	price := t.ibkrDec(t.col("T. Price", "Price", "Trade Price")).Abs()
@@ -308,7 +308,7 @@ func (a *ibkrActivity) stampDuty(l ibkrLine) {
 	row := t.line
 	tk := ticker(t.str(t.col("Symbol")), "")
 	dt := t.str(t.col("Date/Time"))
-	date := t.date(t.col("Trade Date", "Date/Time", "Date"), t.b.ibkrDates()...)
+	date := t.ibkrDateIn(t.col("Trade Date", "Date/Time", "Date"))
 	ccy, pence := t.currency(t.col("Currency"))
 	amt := t.ibkrDec(t.col("Amount")).Abs()
 	desc := t.str(t.col("Description"))
@@ -335,7 +335,7 @@ func (a *ibkrActivity) stampDuty(l ibkrLine) {
 func (a *ibkrActivity) dividend() {
 	t, b := a.t, a.b
 	row := t.line
-	date := t.date(t.col("Date"), t.b.ibkrDates()...)
+	date := t.ibkrDateIn(t.col("Date"))
 	ccy, pence := t.currency(t.col("Currency"))
 	amt := t.ibkrDec(t.col("Amount"))
 	desc := t.str(t.col("Description"))
@@ -365,7 +365,7 @@ func (a *ibkrActivity) dividend() {
 
 func (a *ibkrActivity) withholding() {
 	t, b := a.t, a.b
-	date := t.date(t.col("Date"), t.b.ibkrDates()...)
+	date := t.ibkrDateIn(t.col("Date"))
 	ccy, pence := t.currency(t.col("Currency"))
 	amt := t.ibkrDec(t.col("Amount"))
 	desc := t.str(t.col("Description"))
@@ -387,7 +387,7 @@ func (a *ibkrActivity) corporate() {
 	if t.str(c) == "" {
 		c = t.col("Report Date", "Date")
 	}
-	date := t.date(c, t.b.ibkrDates()...)
+	date := t.ibkrDateIn(c)
 	if t.err != nil {
 		return
 	}

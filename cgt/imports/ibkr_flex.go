@@ -263,23 +263,34 @@ func (t *table) ibkrFlexRow(b *batch, kind string) {
 }
 
 // ibkrDayLayouts are the date formats a Flex Query can be set to, without the time of day
-// (whose format and separator are set apart: ";" "," " " or none, HHmmss or HH:mm:ss).
-var ibkrDayLayouts = []string{"20060102", "2006-01-02", "01/02/2006", "01/02/06", "02-Jan-06", "02-Jan-2006", "2006/01/02"}
+// (whose format and separator are set apart: ";" "," " " or none, HHmmss or HH:mm:ss), and
+// last the slash dates a spreadsheet writes when a statement is opened and saved in one: a
+// day or month of one digit ("3/4/2025 9:15" from a US spreadsheet).
+var ibkrDayLayouts = []string{"20060102", "2006-01-02", "01/02/2006", "01/02/06", "02-Jan-06", "02-Jan-2006", "2006/01/02", "1/2/2006", "1/2/06"}
 
 func (t *table) ibkrDate(names ...string) model.Date {
 	c := t.col(names...)
-	s := t.str(c)
-	if s == "" {
+	if t.str(c) == "" {
 		c = t.col("dateTime", "Date/Time", "reportDate")
-		s = t.str(c)
 	}
+	return t.ibkrDateIn(c)
+}
+
+// ibkrDateIn reads the date in column c of an IBKR file, with or without a time of day: in
+// a layout of ibkrDates, or as a date of ibkrDayLayouts followed by a separator and any time
+// (a Flex Query's time has a format of its own; a spreadsheet that saved a statement writes
+// "03/04/2025 10:15"). The time is not used: the trade date is the date written.
+func (t *table) ibkrDateIn(c int) model.Date {
+	s := t.str(c)
 	if d, ok := parseDate(s, t.b.ibkrDates()...); ok {
 		return d
 	}
+	day := s
 	if i := strings.IndexAny(s, ";, T"); i >= 6 {
-		if d, ok := parseDate(s[:i], t.b.ibkrDayLayouts()...); ok {
-			return d
-		}
+		day = s[:i]
+	}
+	if d, ok := parseDate(day, t.b.ibkrDayLayouts()...); ok {
+		return d
 	}
 	if len(s) > 8 && !strings.ContainsAny(s, ";, T:") { // yyyyMMddHHmmss
 		if d, ok := parseDate(s[:8], "20060102"); ok {

@@ -266,7 +266,7 @@ func (t *table) ibkrHistColumns() (ibkrHistCols, error) {
 
 func (t *table) ibkrHistRow(b *batch, c ibkrHistCols, base string) {
 	row := t.line
-	date := t.date(c.date, t.b.ibkrDates()...)
+	date := t.ibkrDateIn(c.date)
 	typ := t.str(c.typ)
 	ty := strings.ToLower(typ)
 	desc := t.str(c.desc)
