@@ -40,7 +40,7 @@ func (s *streamer) elementsAtOnce(v reflect.Value, level, depth int) bool {
 	}
 	ring := make([]slot, min(chunksAhead(workers), chunks))
 	for i := range ring {
-		ring[i] = slot{st: newStreamer(&chunk{}, s.indent), done: make(chan struct{}, 1)}
+		ring[i] = slot{st: s.worker(), done: make(chan struct{}, 1)}
 	}
 	tokens := make(chan struct{}, len(ring)+chunks) // one per chunk that may be encoded ahead
 	for range ring {
@@ -80,7 +80,24 @@ func (s *streamer) elementsAtOnce(v reflect.Value, level, depth int) bool {
 	}
 	close(stop)
 	wg.Wait()
+	for _, sl := range ring {
+		s.workers = append(s.workers, sl.st)
+	}
 	return true
+}
+
+// worker is a streamer for one slot of elementsAtOnce's ring: one an earlier array used,
+// whose buffer has grown to a chunk's size already, or a new one. Without them, each tax
+// year's disposals grew a ring of buffers from nothing again: about 16 MB of garbage a year,
+// which on a 100,000-line report made the collector run twice at the memory limit while the
+// report was being written.
+func (s *streamer) worker() *streamer {
+	if n := len(s.workers); n > 0 {
+		w := s.workers[n-1]
+		s.workers = s.workers[:n-1]
+		return w
+	}
+	return newStreamer(&chunk{}, s.indent)
 }
 
 // encodeRange encodes elements [lo, hi) into the worker's buffer, from scratch, stopping at

@@ -84,6 +84,9 @@ type streamer struct {
 	buf     bytes.Buffer
 	enc     *json.Encoder
 	err     error
+	// workers are the streamers of the last array written at once (atonce.go), kept with
+	// their grown buffers for the next: a report writes one such array a tax year.
+	workers []*streamer
 }
 
 // output is where a streamer writes: the caller's buffered writer, or a worker's buffer.
