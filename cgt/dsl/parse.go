@@ -42,7 +42,9 @@ func parseText(file string, src []byte) ([]model.Transaction, error) {
 	if err := notText(file, src, parts); err != nil {
 		return nil, err
 	}
-	fresh.Reserve(capacity(src, parts)*reportBytesPerLine, runtime.GOMAXPROCS(0))
+	if lines := capacity(src, parts) * reportBytesPerLine; lines >= fresh.MinBytes { // a large ledger
+		fresh.Reserve(lines+reportBaseBytes, runtime.GOMAXPROCS(0))
+	}
 	if len(parts) == 1 {
 		n := parts[0].capacity(src)
 		txns, err := parsePart(file, src, parts[0], fresh.Slice[model.Transaction](n, 1)[:0:n])

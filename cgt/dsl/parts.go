@@ -65,15 +65,22 @@ func splitParts(src []byte, n int) []part {
 	return parts
 }
 
-// reportBytesPerLine is about the memory a report takes per ledger line at its peak (the end
-// of the calculation): the transaction (288 bytes), the engine's disposals, matches and pool
-// records; the generated million-line ledger of docs/performance.md peaks at about 800 bytes a
-// line. Before a large ledger is read, Parse has fresh.Reserve map this much in one go, when
-// the program computes one report, and the collector is then held to about that memory. A
-// ledger of mostly purchases uses less of it (its peak is then this figure, about 830 MB for a
-// million lines); a report that needs more still gets it, page by page, with the collector
-// running more often (fresh.Reserve).
-const reportBytesPerLine = 832
+// reportBytesPerLine and reportBaseBytes are about the memory a report takes at its peak
+// (the end of the calculation): per ledger line, the transaction (288 bytes), the engine's
+// disposals, matches and pool records; and, whatever the ledger's size, the program's own
+// (the runtime, the rate tables, the writer's buffers). The generated ledgers of
+// docs/performance.md peak at about 110 MB for 100,000 lines and 910 MB for a million. Before
+// a large ledger is read, Parse has fresh.Reserve map this much in one go, when the program
+// computes one report, and the collector is then held to about that memory. A ledger of
+// mostly purchases uses less of it (its peak is then this figure, about 830 MB for a million
+// lines); a report that needs more still gets it, page by page, with the collector running
+// more often (fresh.Reserve). Without the base (832 bytes a line alone), the 100,000-line
+// report reached the limit twice, once while calculating and once while writing, and each
+// collection marked most of its heap.
+const (
+	reportBytesPerLine = 808
+	reportBaseBytes    = 24 << 20
+)
 
 // capacity is the transactions the parts of src can hold between them.
 func capacity(src []byte, parts []part) int {
