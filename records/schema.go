@@ -42,8 +42,9 @@ type columns struct {
 // or every field but prose, those most records have first.
 func countColumns(shapes iter.Seq[Record], named []string) columns {
 	var c columns
-	number := map[string]int{} // field name → column number, in first appearance
-	var uses, seen []int       // seen: the record a column was last counted in
+	number := map[string]int{}         // field name → column number, in first appearance
+	var uses, seen []int               // seen: the record a column was last counted in
+	byKind := map[string]*lastPlaces{} // as schemaRow's: a kind's names, found without hashing
 	rows := 0
 	for r := range shapes {
 		c.any = true
@@ -57,16 +58,24 @@ func countColumns(shapes iter.Seq[Record], named []string) columns {
 			continue
 		}
 		rows++
-		for _, f := range r.Fields {
+		lp := byKind[r.Kind]
+		if lp == nil {
+			lp = &lastPlaces{}
+			byKind[r.Kind] = lp
+		}
+		for i, f := range r.Fields {
 			if f.Type == "prose" {
 				continue
 			}
-			n, ok := number[f.Key]
+			n, ok := lp.at(i, f.Key)
 			if !ok {
-				n = len(c.names)
-				number[f.Key] = n
-				c.names = append(c.names, f.Key)
-				uses, seen = append(uses, 0), append(seen, 0)
+				if n, ok = number[f.Key]; !ok {
+					n = len(c.names)
+					number[f.Key] = n
+					c.names = append(c.names, f.Key)
+					uses, seen = append(uses, 0), append(seen, 0)
+				}
+				lp.remember(i, f.Key, n)
 			}
 			if seen[n] != rows {
 				seen[n] = rows
@@ -129,6 +138,23 @@ type lastPlaces struct {
 	places []int
 }
 
+// at is the place of the i-th field when it has the name the last record of the kind gave it.
+func (lp *lastPlaces) at(i int, key string) (int, bool) {
+	if i < len(lp.keys) && lp.keys[i] == key {
+		return lp.places[i], true
+	}
+	return 0, false
+}
+
+// remember keeps the place of the i-th field of the kind's last record.
+func (lp *lastPlaces) remember(i int, key string, p int) {
+	if i < len(lp.keys) {
+		lp.keys[i], lp.places[i] = key, p
+	} else if i == len(lp.keys) {
+		lp.keys, lp.places = append(lp.keys, key), append(lp.places, p)
+	}
+}
+
 func (c columns) rowWriter(named []string) *schemaRow {
 	s := &schemaRow{columns: c, named: named, place: make(map[string]int, len(c.names)),
 		byKind: map[string]*lastPlaces{}, cells: make([]string, len(c.names)), set: make([]bool, len(c.names))}
@@ -143,18 +169,14 @@ func (c columns) rowWriter(named []string) *schemaRow {
 // placeOf is the place of the i-th field of a record of kind lp, -1 for a name that is no
 // column (a record left out of the count cannot have one; this is a guard).
 func (s *schemaRow) placeOf(lp *lastPlaces, i int, key string) int {
-	if i < len(lp.keys) && lp.keys[i] == key {
-		return lp.places[i]
+	if p, ok := lp.at(i, key); ok {
+		return p
 	}
 	p, ok := s.place[key]
 	if !ok {
 		p = -1
 	}
-	if i < len(lp.keys) {
-		lp.keys[i], lp.places[i] = key, p
-	} else if i == len(lp.keys) {
-		lp.keys, lp.places = append(lp.keys, key), append(lp.places, p)
-	}
+	lp.remember(i, key, p)
 	return p
 }
 
