@@ -42,9 +42,9 @@ type columns struct {
 // or every field but prose, those most records have first.
 func countColumns(shapes iter.Seq[Record], named []string) columns {
 	var c columns
-	number := map[string]int{}         // field name → column number, in first appearance
-	var uses, seen []int               // seen: the record a column was last counted in
-	byKind := map[string]*lastPlaces{} // as schemaRow's: a kind's names, found without hashing
+	number := map[string]int{} // field name → column number, in first appearance
+	var uses, seen []int       // seen: the record a column was last counted in
+	byKind := kindPlaces{}     // as schemaRow's: a kind's names, found without hashing
 	rows := 0
 	for r := range shapes {
 		c.any = true
@@ -58,11 +58,7 @@ func countColumns(shapes iter.Seq[Record], named []string) columns {
 			continue
 		}
 		rows++
-		lp := byKind[r.Kind]
-		if lp == nil {
-			lp = &lastPlaces{}
-			byKind[r.Kind] = lp
-		}
+		lp := byKind.of(r.Kind)
 		for i, f := range r.Fields {
 			if f.Type == "prose" {
 				continue
@@ -125,7 +121,7 @@ type schemaRow struct {
 	// byKind remembers, for each kind of record, the field names of the last record of that
 	// kind and their places: the rows of a kind name the same fields, so a name is found by
 	// comparing it with the one at its index (the same string, at once) rather than hashing.
-	byKind map[string]*lastPlaces
+	byKind kindPlaces
 	cells  []string // a row's cells by place
 	set    []bool
 	// touched is the places the last row set, cleared before the next: a result can have
@@ -136,6 +132,19 @@ type schemaRow struct {
 type lastPlaces struct {
 	keys   []string
 	places []int
+}
+
+// kindPlaces is the lastPlaces of each kind of record.
+type kindPlaces map[string]*lastPlaces
+
+// of is kind's lastPlaces, empty the first time.
+func (k kindPlaces) of(kind string) *lastPlaces {
+	lp := k[kind]
+	if lp == nil {
+		lp = &lastPlaces{}
+		k[kind] = lp
+	}
+	return lp
 }
 
 // at is the place of the i-th field when it has the name the last record of the kind gave it.
@@ -157,7 +166,7 @@ func (lp *lastPlaces) remember(i int, key string, p int) {
 
 func (c columns) rowWriter(named []string) *schemaRow {
 	s := &schemaRow{columns: c, named: named, place: make(map[string]int, len(c.names)),
-		byKind: map[string]*lastPlaces{}, cells: make([]string, len(c.names)), set: make([]bool, len(c.names))}
+		byKind: kindPlaces{}, cells: make([]string, len(c.names)), set: make([]bool, len(c.names))}
 	for i, n := range c.names {
 		if _, ok := s.place[n]; !ok {
 			s.place[n] = i
@@ -233,11 +242,7 @@ func (s *schemaRow) fill(r Record) int {
 		}
 		return last
 	}
-	lp := s.byKind[r.Kind]
-	if lp == nil {
-		lp = &lastPlaces{}
-		s.byKind[r.Kind] = lp
-	}
+	lp := s.byKind.of(r.Kind)
 	for i, f := range r.Fields {
 		if f.Type == "prose" {
 			continue

@@ -42,8 +42,8 @@ func parseText(file string, src []byte) ([]model.Transaction, error) {
 	if err := notText(file, src, parts); err != nil {
 		return nil, err
 	}
-	if lines := capacity(src, parts) * reportBytesPerLine; lines >= fresh.MinBytes { // a large ledger
-		fresh.Reserve(lines+reportBaseBytes, runtime.GOMAXPROCS(0))
+	if perLine := capacity(src, parts) * reportBytesPerLine; perLine >= fresh.MinBytes { // a large ledger
+		fresh.Reserve(perLine+reportBaseBytes, runtime.GOMAXPROCS(0))
 	}
 	if len(parts) == 1 {
 		n := parts[0].capacity(src)
