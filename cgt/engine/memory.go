@@ -19,6 +19,7 @@ func TuneMemoryForOneReport(on bool) { fresh.SetPause(on) }
 // ReportComputed tells the engine, in a program that computes one report
 // (TuneMemoryForOneReport), that the report is computed and is about to be written: the
 // ledger's transactions are garbage by then, and one collection now costs a fraction of one
-// made while they were live, and leaves room for the writing (fresh.Collect). Elsewhere, and
-// for a small ledger, it does nothing.
+// made while they were live, and leaves room for the writing; the memory it frees goes back
+// to the system, for the file the report is written to (fresh.Collect). Elsewhere, and for
+// a small ledger, it does nothing.
 func ReportComputed() { fresh.Collect() }

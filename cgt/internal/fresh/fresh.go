@@ -188,12 +188,20 @@ var reserved atomic.Bool
 // garbage by then, so the collection marks only the report (on the million-line ledger, 0.2 s
 // of CPU and 450 MB freed, where a collection the limit starts while the transactions are
 // still live marks 790 MB, 0.9–1.5 s), and the writing then has room without another.
+//
+// The memory freed goes back to the system at once (debug.FreeOSMemory) rather than staying
+// with the heap. The report written next needs more than that in the kernel's file
+// cache (the 1M report's file is 1.1 GB), and the kernel hands out the pages freed last
+// first: those are pages the machine already holds, where pages it has not used lately may
+// have been given back to the host of a virtual machine, which must find and clear them
+// again (docs/performance.md, step 15: the 1M report up to a second faster when the host
+// is slow to hand out memory, level with before when it is quick).
 func Collect() {
 	limits.Lock()
 	set := limits.set != 0
 	limits.Unlock()
 	if set {
-		runtime.GC()
+		debug.FreeOSMemory()
 	}
 }
 

@@ -203,9 +203,27 @@ func TestCollectOnlyAfterReserveSetALimit(t *testing.T) {
 	limits.Lock()
 	limits.set = 1 << 40
 	limits.Unlock()
-	before = numGC()
+	makeGarbage(8 << 20)
+	released := func() uint64 {
+		var ms runtime.MemStats
+		runtime.ReadMemStats(&ms)
+		return ms.HeapReleased
+	}
+	before, freed := numGC(), released()
 	Collect()
 	if got := numGC(); got == before {
 		t.Error("Collect after Reserve set a limit ran no collection")
 	}
+	if got := released(); got < freed+4<<20 {
+		t.Errorf("Collect gave %d bytes back to the system, want the 8 MB of garbage", int64(got)-int64(freed))
+	}
+}
+
+// makeGarbage allocates n bytes in blocks of a megabyte and drops them.
+func makeGarbage(n int) {
+	blocks := make([][]byte, n>>20)
+	for i := range blocks {
+		blocks[i] = make([]byte, 1<<20)
+	}
+	runtime.KeepAlive(blocks)
 }
