@@ -3,6 +3,8 @@ package imports
 import (
 	"slices"
 	"strings"
+
+	"github.com/cgt-tools/cgt/cgt/model"
 )
 
 // An Interactive Brokers Flex Query writes its dates in the format its owner chose:
@@ -19,6 +21,13 @@ import (
 // the order of that spreadsheet's locale, so they are settled the same way; when nothing
 // settles them they are read day first, a UK spreadsheet's order (cgt's users are UK
 // taxpayers), with a warning that says how to get a file that reads one way only.
+
+// Trading 212, Freetrade and Revolut write their dates as yyyy-MM-dd, with a time. A file
+// opened in a spreadsheet and saved again comes back with the spreadsheet's dates instead:
+// 15/01/2024 10:30 where it is set to UK dates, 1/15/2024 10:30 (or 10:30:00 AM) where it
+// is set to US ones. Those are read too (isoDate), their order settled from the whole date
+// column the first time one is met, and read day first, with a warning, when no date in
+// the column settles it, as a statement of IBKR's is.
 
 // slashOrder is what a file's slash dates say about their order.
 type slashOrder struct {
@@ -107,6 +116,13 @@ var (
 		fix: "If the file was saved from a spreadsheet set to US dates (MM/dd/yyyy), every such date is wrong: download the statement again and import it as it comes, without opening it in a spreadsheet"}
 )
 
+// spreadsheetSlashes is how the slash dates of an export the broker writes as yyyy-MM-dd
+// are read when nothing settles them: a spreadsheet set to UK dates wrote them.
+func spreadsheetSlashes(broker string) slashReading {
+	return slashReading{dayFirst: true, why: "as a spreadsheet set to UK dates writes them; " + broker + " writes these dates as yyyy-MM-dd",
+		fix: "If the file was saved from a spreadsheet set to US dates (MM/dd/yyyy), every such date is wrong: download the export again and import it as it comes, without opening it in a spreadsheet"}
+}
+
 // settleSlashOrder settles the order of a file's slash dates before its rows are read, and
 // warns when the file leaves it open (then reading them as r says).
 func (b *batch) settleSlashOrder(src []byte, r slashReading) {
@@ -191,4 +207,51 @@ func dayFirstLayouts(layouts []string) []string {
 		out[i] = l
 	}
 	return out
+}
+
+// spreadsheetDates are the layouts a spreadsheet writes a date, or a date and time, in when
+// it saves a file, month first; spreadsheetDatesDayFirst the same day first.
+var (
+	spreadsheetDates = []string{"1/2/2006 15:04:05", "1/2/2006 15:04", "1/2/2006 3:04:05 PM", "1/2/2006 3:04 PM", "1/2/2006",
+		"1/2/06 15:04:05", "1/2/06 15:04", "1/2/06 3:04:05 PM", "1/2/06 3:04 PM", "1/2/06"}
+	spreadsheetDatesDayFirst = dayFirstLayouts(spreadsheetDates)
+)
+
+// isoDate reads column c, a date the broker writes in one of layouts (yyyy-MM-dd, with a
+// time), or, when the file was saved from a spreadsheet, a slash date in that
+// spreadsheet's order, settled from the whole column the first time one is met.
+func (t *table) isoDate(c int, layouts []string, broker string) model.Date {
+	s := t.str(c)
+	if d, ok := parseDate(s, layouts...); ok {
+		return d
+	}
+	if strings.Contains(s, "/") {
+		if !t.b.settled {
+			t.b.settled = true
+			t.b.settleSlashOrder(t.column(c), spreadsheetSlashes(broker))
+		}
+		slashes := spreadsheetDates
+		if t.b.dayFirst {
+			slashes = spreadsheetDatesDayFirst
+		}
+		if d, ok := parseDate(s, slashes...); ok {
+			return d
+		}
+	}
+	return t.date(c, layouts...) // not a date: the error names the broker's own layouts
+}
+
+// column is the text of column c of every record after the header, one a line.
+func (t *table) column(c int) []byte {
+	var out []byte
+	r := newCSVReader(t.body)
+	for {
+		rec, err := r.Read()
+		if err != nil { // the end, or an error the rows' own reading reports
+			return out
+		}
+		if c < len(rec) {
+			out = append(append(out, rec[c]...), '\n')
+		}
+	}
 }

@@ -5,6 +5,7 @@ import (
 	"os"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -117,8 +118,9 @@ func TestIBKRFlexXMLDayFirstDates(t *testing.T) {
 	}
 }
 
-// statementSlashRows are rows of an Activity Statement and a Transaction History whose
-// dates a spreadsheet rewrote with slashes: a purchase on date a and a sale on date b.
+// statementSlashRows are rows of an Activity Statement, a Transaction History and the exports
+// written with yyyy-MM-dd dates (Trading 212, Freetrade, Revolut) whose dates a spreadsheet
+// rewrote with slashes: a purchase on date a and a sale (or a second purchase) on date b.
 var statementSlashRows = []struct {
 	broker, head string
 	rows         func(a, b string) []string
@@ -135,11 +137,37 @@ var statementSlashRows = []struct {
 			"Dividends,Data,USD," + b + ",MSFT(US5949181045) Cash Dividend USD 0.75 per Share (Ordinary Dividend),7.5\n",
 		}
 	}},
+	{"trading212", t212SlashHead, func(a, b string) []string {
+		return []string{
+			"Market buy," + a + ",US0000000002,FOO,\"Foo Company\",24.0000000000,124.01,USD,1.25229,,\"GBP\",2381.35,\"GBP\",,,,,EOF1,4.71,\"GBP\",\n",
+			"Market sell," + b + ",US0000000002,FOO,\"Foo Company\",4.0000000000,130.00,USD,1.25,,\"GBP\",416.00,\"GBP\",,,,,EOF2,0.62,\"GBP\",\n",
+		}
+	}},
+	{"freetrade", freetradeSlashHead, func(a, b string) []string {
+		return []string{
+			"Tesla,ORDER," + a + ",GBP,5.59,BUY,TSLA,US88160R1014,678.77225238,0.00,0.00819126,Drivewealth,AMN1,MARKET,USD,7.50,915.61000000,1.34403451,1.35011000,45,0.03,,,,,,,,\n",
+			"Tesla,ORDER," + b + ",GBP,5.59,BUY,TSLA,US88160R1014,678.77225238,0.00,0.00819126,Drivewealth,AMN2,MARKET,USD,7.50,915.61000000,1.34403451,1.35011000,45,0.03,,,,,,,,\n",
+		}
+	}},
+	{"revolut", "Date,Ticker,Type,Quantity,Price per share,Total Amount,Currency,FX Rate\n", func(a, b string) []string {
+		return []string{
+			a + ",O,BUY - MARKET,1.63453043,$52.07,$85.11,USD,1.0665\n",
+			b + ",O,SELL - MARKET,0.5,$53.00,$26.50,USD,1.1241\n",
+		}
+	}},
 }
+
+var (
+	t212SlashHead = "Action,Time,ISIN,Ticker,Name,No. of shares,Price / share,Currency (Price / share),Exchange rate,Result,Currency (Result),Total,Currency (Total)," +
+		"Withholding tax,Currency (Withholding tax),Transaction fee,Notes,ID,Currency conversion fee,Currency (Currency conversion fee),Currency (Transaction fee)\n"
+	freetradeSlashHead = "Title,Type,Timestamp,Account Currency,Total Amount,Buy / Sell,Ticker,ISIN,Price per Share in Account Currency,Stamp Duty,Quantity,Venue," +
+		"Order ID,Order Type,Instrument Currency,Total Shares Amount,Price per Share,FX Rate,Base FX Rate,FX Fee (BPS),FX Fee Amount,Dividend Ex Date," +
+		"Dividend Pay Date,Dividend Eligible Quantity,Dividend Amount Per Share,Dividend Gross Distribution Amount,Dividend Net Distribution Amount,Dividend Withheld Tax Percentage,Dividend Withheld Tax Amount\n"
+)
 
 // The statements' slash dates are settled as a Flex Query's are, whatever the order of the
 // rows; when nothing settles them they are read day first, with a warning.
-func TestIBKRStatementSlashDates(t *testing.T) {
+func TestStatementSlashDates(t *testing.T) {
 	cases := []struct {
 		name, a, b string
 		want       []string
@@ -195,7 +223,7 @@ func TestIBKRStatementSlashDates(t *testing.T) {
 
 // A statement whose slash dates can only be read one way each, but not the same way, fails
 // at the row that does not fit.
-func TestIBKRStatementMixedDateOrdersFail(t *testing.T) {
+func TestStatementMixedDateOrdersFail(t *testing.T) {
 	for _, s := range statementSlashRows {
 		src := s.head + strings.Join(s.rows("04/15/2025", "15/04/2025"), "")
 		_, err := Read("statement.csv", []byte(src), Options{Broker: s.broker})
@@ -322,4 +350,66 @@ func TestIBKRFlexEveryDateFormat(t *testing.T) {
 			}
 		}
 	}
+}
+
+// Trading 212, Freetrade and Revolut exports opened in a spreadsheet and saved again, with
+// the spreadsheet set to UK dates or US ones (24-hour, or 12-hour with AM/PM), read as the
+// exports themselves: every transaction and warning the same.
+func TestISODateExportsSavedBySpreadsheets(t *testing.T) {
+	iso := regexp.MustCompile(`(\d{4})-(\d\d)-(\d\d)(?:[T ](\d\d):(\d\d):(\d\d)(?:\.\d+)?(?:Z|[+-]\d\d:\d\d)?)?`)
+	saves := map[string]func(y, m, d, hh, mm, ss string) string{
+		"uk": func(y, m, d, hh, mm, _ string) string { return d + "/" + m + "/" + y + timeOr(" "+hh+":"+mm, hh) },
+		"uk_seconds": func(y, m, d, hh, mm, ss string) string {
+			return d + "/" + m + "/" + y + timeOr(" "+hh+":"+mm+":"+ss, hh)
+		},
+		"us": func(y, m, d, hh, mm, _ string) string {
+			return oneDigit(m) + "/" + oneDigit(d) + "/" + y + timeOr(" "+oneDigit(hh)+":"+mm, hh)
+		},
+		"us_12_hour": func(y, m, d, hh, mm, ss string) string {
+			return oneDigit(m) + "/" + oneDigit(d) + "/" + y + timeOr(" "+twelveHour(hh, mm, ss), hh)
+		},
+		"uk_short_year": func(y, m, d, hh, mm, _ string) string { return d + "/" + m + "/" + y[2:] + timeOr(" "+hh+":"+mm, hh) },
+	}
+	for broker, file := range map[string]string{
+		"trading212":      "testdata/trading212/kapji_2024_transactions.csv",
+		"trading212_2026": "testdata/trading212/kapji_2026_transactions.csv",
+		"freetrade":       "testdata/freetrade/kapji_transactions.csv",
+		"revolut":         "testdata/revolut/ghostfolio_revolut-invest-export.csv",
+	} {
+		src, err := os.ReadFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		importer, _, _ := strings.Cut(broker, "_")
+		want := readString(t, importer, string(src))
+		for name, save := range saves {
+			t.Run(broker+"/"+name, func(t *testing.T) {
+				saved := iso.ReplaceAllStringFunc(string(src), func(s string) string {
+					p := iso.FindStringSubmatch(s)
+					return save(p[1], p[2], p[3], p[4], p[5], p[6])
+				})
+				if saved == string(src) {
+					t.Fatal("no date was rewritten")
+				}
+				got := readString(t, importer, saved)
+				if !slices.Equal(lines(got), lines(want)) {
+					t.Errorf("transactions\n%s\nwant\n%s", strings.Join(lines(got), "\n"), strings.Join(lines(want), "\n"))
+				}
+				if !slices.Equal(got.Warnings, want.Warnings) {
+					t.Errorf("warnings %q, want %q", got.Warnings, want.Warnings)
+				}
+			})
+		}
+	}
+}
+
+// twelveHour is a 24-hour time on a 12-hour clock, as a spreadsheet set to US dates writes
+// it: "16", "10", "05" is "4:10:05 PM".
+func twelveHour(hh, mm, ss string) string {
+	h, _ := strconv.Atoi(hh)
+	half := " AM"
+	if h >= 12 {
+		half = " PM"
+	}
+	return strconv.Itoa((h+11)%12+1) + ":" + mm + ":" + ss + half
 }

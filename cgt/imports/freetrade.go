@@ -55,7 +55,7 @@ func readFreetrade(file string, src []byte) (*Import, error) {
 func (t *table) freetradeRow(b *batch, c freetradeCols) {
 	row := t.line
 	typ := strings.ToUpper(t.str(c.typ))
-	date := t.date(c.time, freetradeDates...)
+	date := t.isoDate(c.time, freetradeDates, "Freetrade")
 	accCcy := model.GBP
 	if t.str(c.accCcy) != "" {
 		accCcy, _ = t.currency(c.accCcy)

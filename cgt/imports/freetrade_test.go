@@ -36,5 +36,6 @@ func TestFreetradeRowMeanings(t *testing.T) {
 
 func FuzzFreetrade(f *testing.F) {
 	f.Add([]byte(freetradeHead + "Tesla,ORDER,2022-02-01T15:14:23.014Z,GBP,5.59,BUY,TSLA,US88160R1014,678.77,0.00,0.00819126,Drivewealth,AMN7,MARKET,USD,7.50,915.61,1.344,1.350,45,0.03,,,,,,,,\n"))
+	f.Add([]byte(freetradeHead + "Tesla,ORDER,01/02/2022 15:14,GBP,5.59,BUY,TSLA,US88160R1014,678.77,0.00,0.00819126,Drivewealth,AMN7,MARKET,USD,7.50,915.61,1.344,1.350,45,0.03,,,,,,,,\n")) // saved by a spreadsheet
 	f.Fuzz(func(t *testing.T, src []byte) { fuzzRead(t, "freetrade", src) })
 }

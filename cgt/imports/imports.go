@@ -233,6 +233,7 @@ type batch struct {
 	wht  []withholding  // withholding rows, folded into their dividends by done
 
 	dayFirst bool // the file's slash dates are dd/MM (settleSlashOrder)
+	settled  bool // the order of a spreadsheet's dates is settled (isoDate)
 }
 
 // withholding is tax withheld (negative) or refunded (positive) on its own row.

@@ -49,7 +49,7 @@ func readRevolut(file string, src []byte) (*Import, error) {
 
 func (t *table) revolutRow(b *batch, c revolutCols) {
 	row := t.line
-	date := t.date(c.date, revolutDates...)
+	date := t.isoDate(c.date, revolutDates, "Revolut")
 	typ := t.str(c.typ)
 	kind := strings.ToUpper(strings.ReplaceAll(typ, "_", " "))
 	tk := ticker(t.str(c.tk), "")

@@ -42,7 +42,7 @@ func TestRevolutErrors(t *testing.T) {
 	checkErrors(t, "revolut", []errCase{
 		{"non_number_in_quantity", revolutHead + "2023-09-22T13:30:10Z,O,BUY - MARKET,one,$52.07,$85.11,USD,1\n", []string{`"Quantity"`, "one"}},
 		{"unknown_currency", revolutHead + "2023-09-22T13:30:10Z,O,BUY - MARKET,1,$52.07,$85.11,XYZ,1\n", []string{`"Currency"`, "XYZ"}},
-		{"bad_date", revolutHead + "22/09/2023,O,BUY - MARKET,1,$52.07,$85.11,USD,1\n", []string{`"Date"`, "22/09/2023"}},
+		{"bad_date", revolutHead + "31/13/2023,O,BUY - MARKET,1,$52.07,$85.11,USD,1\n", []string{`"Date"`, "31/13/2023"}}, // a month 13 or 31 either way round
 		{"truncated_row", revolutHead + "2023-09-22T13:30:10Z,O\n", []string{"cut short"}},
 		{"semicolons", strings.ReplaceAll(revolutHead, ",", ";") + "x\n", []string{"semicolons"}},
 	})
@@ -51,6 +51,7 @@ func TestRevolutErrors(t *testing.T) {
 func FuzzRevolut(f *testing.F) {
 	f.Add([]byte(revolutHead + "2023-09-22T13:30:10.514Z,O,BUY - MARKET,1.63453043,$52.07,$85.11,USD,1.0665\n"))
 	f.Add([]byte(revolutHead + "2025-09-08T07:29:03.333Z,MSFT,BUY - MARKET,\"0,76672417\",€26.09,€20,EUR,1\n"))
+	f.Add([]byte(revolutHead + "22/09/2023 13:30,O,BUY - MARKET,1.63453043,$52.07,$85.11,USD,1.0665\n")) // saved by a spreadsheet
 	f.Fuzz(func(t *testing.T, src []byte) { fuzzRead(t, "revolut", src) })
 }
 

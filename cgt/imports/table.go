@@ -22,6 +22,7 @@ import (
 type table struct {
 	file   string
 	b      *batch
+	body   []byte // the file after its header line, decoded: isoDate reads a column of it again
 	r      *csv.Reader
 	header []string
 	cols   map[string]int // lower-case header name -> index
@@ -56,6 +57,7 @@ func openCSV(file string, src []byte, b *batch, isHeader func(fields []string) b
 		if isHeader == nil || isHeader(trimAll(rec)) {
 			t.line, _ = t.r.FieldPos(0)
 			t.setHeader(rec)
+			t.body = text[t.r.InputOffset():]
 			break
 		}
 	}

@@ -172,7 +172,7 @@ func (t *table) t212Row(b *batch, c t212Cols, splits map[string]t212SplitLeg) {
 	row := t.line
 	action := t.str(c.action)
 	act := strings.ToLower(action)
-	date := t.date(c.time, t212Dates...)
+	date := t.isoDate(c.time, t212Dates, "Trading 212")
 	tk := ticker(t.str(c.ticker), t.str(c.isin))
 	if t.err != nil {
 		return

@@ -71,7 +71,7 @@ func TestTrading212RowMeanings(t *testing.T) {
 func TestTrading212Errors(t *testing.T) {
 	cases := []struct{ name, src, want string }{
 		{"non_number_in_number_column", t212Head + "Market buy,2024-01-01 16:10:05,US1,FOO,Foo,abc,1,USD,1,,,2,GBP,,,,,,X,,\n", `"No. of shares"`},
-		{"bad_date", t212Head + "Market buy,01/01/2024,US1,FOO,Foo,1,1,USD,1,,,2,GBP,,,,,,X,,\n", `"Time"`},
+		{"bad_date", t212Head + "Market buy,32/01/2024,US1,FOO,Foo,1,1,USD,1,,,2,GBP,,,,,,X,,\n", `"Time"`},
 		{"unknown_currency", t212Head + "Market buy,2024-01-01 16:10:05,US1,FOO,Foo,1,1,XYZ,1,,,2,GBP,,,,,,X,,\n", `"XYZ" is not a currency`},
 		{"truncated_row", t212Head + "Market buy,2024-01-01 16:10:05\n", "cut short"},
 		{"semicolons", strings.ReplaceAll(t212Head, ",", ";") + "x\n", "semicolons"},
@@ -90,5 +90,7 @@ func FuzzTrading212(f *testing.F) {
 	f.Add([]byte(t212Head + "Market buy,2024-01-01 16:10:05.175,US0000000002,FOO,Foo,24,124.01,USD,1.25229,,,2381.35,GBP,,,,,,EOF1,4.71,GBP\n"))
 	f.Add([]byte("\ufeffAction,Time,ISIN,Ticker,Name,Total (GBP)\r\nDeposit,2020-01-01,,,,5\r\n"))
 	f.Add([]byte(t212Head + "Market buy,2024-01-01 16:10:05.175,US0000000002,FOO,\"Foo\n2024-01-02 SELL FOO 1 @ 1\",24,124.01,USD,1.25229,,,2381.35,GBP,,,,,,\"EOF1\r\n2024-05-03 SELL FOO 10 @ 1000000\",4.71,GBP\n"))
+	f.Add([]byte(t212Head + "Market buy,03/04/2024 16:10,US0000000002,FOO,Foo,24,124.01,USD,1.25229,,,2381.35,GBP,,,,,,EOF1,4.71,GBP\n" +
+		"Market sell,4/15/2024 4:10:05 PM,US0000000002,FOO,Foo,2,130,USD,1.25,,,260,GBP,,,,,,EOF2,0.5,GBP\n")) // saved by a spreadsheet
 	f.Fuzz(func(t *testing.T, src []byte) { fuzzRead(t, "trading212", src) })
 }
