@@ -20,20 +20,31 @@ import (
 // 1M report's time and kept its peak (docs/performance.md, step 13).
 func chunksAhead(workers int) int { return 2*workers + 12 }
 
-// elementsAtOnce writes the elements of an array of at least parallelElems, each encoded
-// whole, when there are several processors, and reports whether it did. Workers encode
-// chunks of perChunk elements, each into a buffer of its own, while this goroutine writes
-// the finished chunks in order. At most chunksAhead chunks are encoded ahead of the writing,
-// so memory stays bounded. Each element is written exactly as element writes it, so the
-// output is the same as the one-by-one loop's; an element that fails to encode stops the
-// output where the loop would have stopped.
+// elementsAtOnce writes the elements of an array of at least parallelElems when there are
+// several processors, and reports whether it did. Workers encode chunks of elements, each
+// into a buffer of its own, while this goroutine writes the finished chunks in order. At most
+// chunksAhead chunks are encoded ahead of the writing, so memory stays bounded. Each element
+// is written exactly as element writes it, so the output is the same as the one-by-one
+// loop's; an element that fails to encode stops the output where the loop would have
+// stopped. A chunk is perChunk elements encoded whole (a report's disposals, about 350 KB),
+// or, for elements walked field by field, as many as make about chunkBytes, sized by the
+// first element, which is encoded on its own (a ticker's pool history on the million-line
+// ledger is about 79 KB). A worker's own arrays are written one by one.
 func (s *streamer) elementsAtOnce(v reflect.Value, level, depth int) bool {
 	n := v.Len()
 	workers := runtime.GOMAXPROCS(0)
-	if workers < 2 || n < parallelElems || !encodedWhole(v.Type().Elem(), depth) {
+	if workers < 2 || s.serial || n < parallelElems {
 		return false
 	}
-	chunks := (n + perChunk - 1) / perChunk
+	from, per := 0, perChunk
+	if !encodedWhole(v.Type().Elem(), depth) {
+		size := s.firstElement(v, level, depth)
+		if s.err != nil {
+			return true
+		}
+		from, per = 1, max(1, min(perChunk, chunkBytes/max(size, 1)))
+	}
+	chunks := (n - from + per - 1) / per
 	type slot struct {
 		st   *streamer
 		done chan struct{}
@@ -64,7 +75,7 @@ func (s *streamer) elementsAtOnce(v reflect.Value, level, depth int) bool {
 					return
 				}
 				sl := ring[c%len(ring)]
-				sl.st.encodeRange(v, c*perChunk, min((c+1)*perChunk, n), level, depth)
+				sl.st.encodeRange(v, from+c*per, min(from+(c+1)*per, n), level, depth)
 				sl.done <- struct{}{}
 			}
 		}()
@@ -86,6 +97,22 @@ func (s *streamer) elementsAtOnce(v reflect.Value, level, depth int) bool {
 	return true
 }
 
+// firstElement writes the array's first element, encoded by a worker, and returns its size.
+func (s *streamer) firstElement(v reflect.Value, level, depth int) int {
+	st := s.worker()
+	st.encodeRange(v, 0, 1, level, depth)
+	b := st.w.(*chunk).b
+	s.writeBytes(b)
+	if st.err != nil && s.err == nil {
+		s.err = st.err
+	}
+	s.workers = append(s.workers, st)
+	return len(b)
+}
+
+// chunkBytes is about the size of a chunk of elements walked field by field.
+const chunkBytes = 256 << 10
+
 // worker is a streamer for one slot of elementsAtOnce's ring: one an earlier array used,
 // whose buffer has grown to a chunk's size already, or a new one. Without them, each tax
 // year's disposals grew a ring of buffers from nothing again: about 16 MB of garbage a year,
@@ -97,7 +124,9 @@ func (s *streamer) worker() *streamer {
 		s.workers = s.workers[:n-1]
 		return w
 	}
-	return newStreamer(&chunk{}, s.indent)
+	w := newStreamer(&chunk{}, s.indent)
+	w.serial = true
+	return w
 }
 
 // encodeRange encodes elements [lo, hi) into the worker's buffer, from scratch, stopping at
@@ -112,9 +141,10 @@ func (s *streamer) encodeRange(v reflect.Value, lo, hi, level, depth int) {
 }
 
 // encodedWhole reports whether every element of type t at this depth is encoded whole (see
-// value). Elements walked field by field are left to the one-by-one loop: sharing out the
-// tickers' pool histories (about 216 events each on the million-line ledger) cost more CPU
-// than it saved (docs/performance.md, step 13).
+// value). Elements walked field by field can be of any size (a ticker's pool history is about
+// 216 events on the million-line ledger), so their chunks are sized in bytes: in chunks of
+// 16 pools, 1 MB each, the pools took 40% more CPU to write (docs/performance.md, steps 13
+// and 16).
 func encodedWhole(t reflect.Type, depth int) bool {
 	for t.Kind() == reflect.Pointer && !marshals(t) {
 		t = t.Elem()

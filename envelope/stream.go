@@ -87,6 +87,7 @@ type streamer struct {
 	// workers are the streamers of the last array written at once (atonce.go), kept with
 	// their grown buffers for the next: a report writes one such array a tax year.
 	workers []*streamer
+	serial  bool // a worker's streamer: its own arrays are written one by one
 }
 
 // output is where a streamer writes: the caller's buffered writer, or a worker's buffer.

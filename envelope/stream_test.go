@@ -171,13 +171,25 @@ func TestWriteIndentLongArrays(t *testing.T) {
 	type year struct {
 		Items []item `json:"items"`
 	}
+	type pool struct { // walked field by field, of very different sizes, some with long arrays
+		Ticker string `json:"ticker"`
+		Events []item `json:"events"`
+	}
 	type doc struct {
 		Years  []year         `json:"years"`
 		Leaves []leaf         `json:"leaves"`
 		Ptrs   []*leaf        `json:"ptrs"`
 		PMs    []ptrMarshaler `json:"pms"`
+		Pools  []pool         `json:"pools"`
 	}
 	var d doc
+	for i := range 400 {
+		p := pool{Ticker: "T" + strconv.Itoa(i)}
+		for j := range (i * 37) % 700 {
+			p.Events = append(p.Events, item{N: j})
+		}
+		d.Pools = append(d.Pools, p)
+	}
 	d.Years = make([]year, 3)
 	for y := range d.Years {
 		for i := range n + y*perChunk {
@@ -228,6 +240,22 @@ func TestWriteIndentLongArrays(t *testing.T) {
 	}
 	if one.String() != many.String() || !strings.Contains(one.String(), `"n": 699`) || strings.Contains(one.String(), `"n": 700`) {
 		t.Errorf("partial outputs differ or stop in the wrong place:\n%s\n---\n%s", tail(one.String()), tail(many.String()))
+	}
+
+	// The first element of a walked array is encoded on its own, to size the chunks: an error
+	// there stops the output as the loop does.
+	for i := range fails.Years[0].Items {
+		fails.Years[0].Items[i].F.Bad = 0
+	}
+	one.Reset()
+	many.Reset()
+	runtime.GOMAXPROCS(1)
+	err1 = WriteIndent(&one, Success(fails, nil))
+	runtime.GOMAXPROCS(max(prev, 2))
+	errN = WriteIndent(&many, Success(fails, nil))
+	runtime.GOMAXPROCS(prev)
+	if err1 == nil || errN == nil || err1.Error() != errN.Error() || one.String() != many.String() {
+		t.Errorf("a first element that fails: errors %v and %v, outputs\n%s\n---\n%s", err1, errN, tail(one.String()), tail(many.String()))
 	}
 }
 
