@@ -83,10 +83,7 @@ func (s *streamer) elementsAtOnce(v reflect.Value, level, depth int) bool {
 	for c := 0; c < chunks && s.err == nil; c++ {
 		sl := ring[c%len(ring)]
 		<-sl.done
-		s.writeBytes(sl.st.w.(*chunk).b)
-		if sl.st.err != nil && s.err == nil {
-			s.err = sl.st.err
-		}
+		s.take(sl.st)
 		tokens <- struct{}{}
 	}
 	close(stop)
@@ -101,13 +98,17 @@ func (s *streamer) elementsAtOnce(v reflect.Value, level, depth int) bool {
 func (s *streamer) firstElement(v reflect.Value, level, depth int) int {
 	st := s.worker()
 	st.encodeRange(v, 0, 1, level, depth)
-	b := st.w.(*chunk).b
-	s.writeBytes(b)
+	s.take(st)
+	s.workers = append(s.workers, st)
+	return len(st.w.(*chunk).b)
+}
+
+// take writes what a worker encoded, and takes its error when it met one first.
+func (s *streamer) take(st *streamer) {
+	s.writeBytes(st.w.(*chunk).b)
 	if st.err != nil && s.err == nil {
 		s.err = st.err
 	}
-	s.workers = append(s.workers, st)
-	return len(b)
 }
 
 // chunkBytes is about the size of a chunk of elements walked field by field.

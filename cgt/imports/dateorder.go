@@ -112,15 +112,15 @@ var (
 		fix: "If the Flex Query's date format is dd/MM/yyyy or dd/MM/yy, every such date is wrong: set it to yyyyMMdd or yyyy-MM-dd, which read one way only, and download the file again"}
 	// statementSlashes: IBKR writes a statement's dates as yyyy-MM-dd; a spreadsheet
 	// rewrote these.
-	statementSlashes = slashReading{dayFirst: true, why: "as a spreadsheet set to UK dates writes them; Interactive Brokers writes this statement's dates as yyyy-MM-dd",
-		fix: "If the file was saved from a spreadsheet set to US dates (MM/dd/yyyy), every such date is wrong: download the statement again and import it as it comes, without opening it in a spreadsheet"}
+	statementSlashes = spreadsheetSlashes("Interactive Brokers", "this statement's", "statement")
 )
 
-// spreadsheetSlashes is how the slash dates of an export the broker writes as yyyy-MM-dd
-// are read when nothing settles them: a spreadsheet set to UK dates wrote them.
-func spreadsheetSlashes(broker string) slashReading {
-	return slashReading{dayFirst: true, why: "as a spreadsheet set to UK dates writes them; " + broker + " writes these dates as yyyy-MM-dd",
-		fix: "If the file was saved from a spreadsheet set to US dates (MM/dd/yyyy), every such date is wrong: download the export again and import it as it comes, without opening it in a spreadsheet"}
+// spreadsheetSlashes is how the slash dates of a file the broker writes as yyyy-MM-dd are
+// read when nothing settles them: a spreadsheet set to UK dates wrote them. whose dates
+// ("these", "this statement's") and what the file is ("export", "statement") word the warning.
+func spreadsheetSlashes(broker, whose, file string) slashReading {
+	return slashReading{dayFirst: true, why: "as a spreadsheet set to UK dates writes them; " + broker + " writes " + whose + " dates as yyyy-MM-dd",
+		fix: "If the file was saved from a spreadsheet set to US dates (MM/dd/yyyy), every such date is wrong: download the " + file + " again and import it as it comes, without opening it in a spreadsheet"}
 }
 
 // settleSlashOrder settles the order of a file's slash dates before its rows are read, and
@@ -228,7 +228,7 @@ func (t *table) isoDate(c int, layouts []string, broker string) model.Date {
 	if strings.Contains(s, "/") {
 		if !t.b.settled {
 			t.b.settled = true
-			t.b.settleSlashOrder(t.column(c), spreadsheetSlashes(broker))
+			t.b.settleSlashOrder(t.column(c), spreadsheetSlashes(broker, "these", "export"))
 		}
 		slashes := spreadsheetDates
 		if t.b.dayFirst {

@@ -306,18 +306,25 @@ func TestIBKRStatementsSavedBySpreadsheets(t *testing.T) {
 					}
 					return save(p[1], p[2], p[3], p[5], p[6], p[7])
 				})
-				if saved == string(src) {
-					t.Fatal("no date was rewritten")
-				}
-				got := readString(t, broker, saved)
-				if !slices.Equal(lines(got), lines(want)) {
-					t.Errorf("transactions\n%s\nwant\n%s", strings.Join(lines(got), "\n"), strings.Join(lines(want), "\n"))
-				}
-				if !slices.Equal(got.Warnings, want.Warnings) {
-					t.Errorf("warnings %q, want %q", got.Warnings, want.Warnings)
-				}
+				checkReadAsOriginal(t, broker, string(src), saved, want)
 			})
 		}
+	}
+}
+
+// checkReadAsOriginal checks that saved, the file src with its dates rewritten as a
+// spreadsheet saves them, is read as src was (want): every transaction and warning the same.
+func checkReadAsOriginal(t *testing.T, broker, src, saved string, want *Import) {
+	t.Helper()
+	if saved == src {
+		t.Fatal("no date was rewritten")
+	}
+	got := readString(t, broker, saved)
+	if !slices.Equal(lines(got), lines(want)) {
+		t.Errorf("transactions\n%s\nwant\n%s", strings.Join(lines(got), "\n"), strings.Join(lines(want), "\n"))
+	}
+	if !slices.Equal(got.Warnings, want.Warnings) {
+		t.Errorf("warnings %q, want %q", got.Warnings, want.Warnings)
 	}
 }
 
@@ -388,16 +395,7 @@ func TestISODateExportsSavedBySpreadsheets(t *testing.T) {
 					p := iso.FindStringSubmatch(s)
 					return save(p[1], p[2], p[3], p[4], p[5], p[6])
 				})
-				if saved == string(src) {
-					t.Fatal("no date was rewritten")
-				}
-				got := readString(t, importer, saved)
-				if !slices.Equal(lines(got), lines(want)) {
-					t.Errorf("transactions\n%s\nwant\n%s", strings.Join(lines(got), "\n"), strings.Join(lines(want), "\n"))
-				}
-				if !slices.Equal(got.Warnings, want.Warnings) {
-					t.Errorf("warnings %q, want %q", got.Warnings, want.Warnings)
-				}
+				checkReadAsOriginal(t, importer, string(src), saved, want)
 			})
 		}
 	}
