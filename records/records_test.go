@@ -142,9 +142,27 @@ func TestEscapeRoundTrip(t *testing.T) {
 	}
 }
 
+// TestAppendEscapedIsEscape: the dense writers' escaping, byte by byte, is Escape's.
+func TestAppendEscapedIsEscape(t *testing.T) {
+	var every []byte
+	for c := range 256 {
+		s := string([]byte{'a', byte(c), 'b'})
+		if got := string(appendEscaped([]byte("x"), s)); got != "x"+Escape(s) {
+			t.Errorf("byte %#x: appendEscaped gave %q, Escape %q", c, got, Escape(s))
+		}
+		every = append(every, byte(c))
+	}
+	if got := string(appendEscaped(nil, string(every))); got != Escape(string(every)) {
+		t.Errorf("every byte at once: %q", got)
+	}
+}
+
 func FuzzEscape(f *testing.F) {
 	f.Add("a|b\\c\nd=e")
 	f.Fuzz(func(t *testing.T, s string) {
+		if a := string(appendEscaped(nil, s)); a != Escape(s) {
+			t.Fatalf("appendEscaped(%q) = %q, Escape %q", s, a, Escape(s))
+		}
 		e := EscapeKey(s)
 		if strings.ContainsAny(e, "\n\r") {
 			t.Fatalf("escaped value has a raw line break: %q", e)

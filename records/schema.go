@@ -59,7 +59,8 @@ func countColumns(shapes iter.Seq[Record], named []string) columns {
 		}
 		rows++
 		lp := byKind.of(r.Kind)
-		for i, f := range r.Fields {
+		for i := range r.Fields {
+			f := &r.Fields[i]
 			if f.Type == "prose" {
 				continue
 			}
@@ -243,7 +244,8 @@ func (s *schemaRow) fill(r Record) int {
 		return last
 	}
 	lp := s.byKind.of(r.Kind)
-	for i, f := range r.Fields {
+	for i := range r.Fields {
+		f := &r.Fields[i]
 		if f.Type == "prose" {
 			continue
 		}

@@ -86,6 +86,9 @@ func SplitIncludes(file string, src []byte) ([]Include, []byte, error) {
 
 // isIncludeLine reports a line whose first word is INCLUDE (in any case).
 func isIncludeLine(line []byte) bool {
+	if len(line) == 0 || !mayStartInclude[line[0]] { // a dated line, the usual case: no trimming
+		return false
+	}
 	line = bytes.TrimLeft(line, " \t\ufeff")
 	line = bytes.TrimPrefix(line, utf8BOM)
 	if len(line) < len(includeKeyword) || !equalFold(line[:len(includeKeyword)], includeKeyword) {
@@ -93,6 +96,11 @@ func isIncludeLine(line []byte) bool {
 	}
 	return len(line) == len(includeKeyword) || byteClass[line[len(includeKeyword)]] != classToken
 }
+
+// mayStartInclude marks the first bytes of a line that can be an INCLUDE line: the keyword's
+// first letter, or the start of what isIncludeLine trims before it (spaces, tabs, a
+// byte-order mark).
+var mayStartInclude = [256]bool{' ': true, '\t': true, 0xEF: true, 'i': true, 'I': true}
 
 // parseInclude reads one INCLUDE line.
 func parseInclude(file string, lineNo int, line []byte) (Include, *model.Error) {

@@ -65,3 +65,21 @@ func FuzzSplitIncludes(f *testing.F) {
 		}
 	})
 }
+
+// TestIncludeLineByItsFirstByte: the first-byte check passes over no line that trimming
+// would make an INCLUDE line, whatever the line starts with.
+func TestIncludeLineByItsFirstByte(t *testing.T) {
+	trimmed := func(line []byte) bool { // isIncludeLine without the check
+		line = bytes.TrimPrefix(bytes.TrimLeft(line, " \t\ufeff"), utf8BOM)
+		return len(line) >= len(includeKeyword) && equalFold(line[:len(includeKeyword)], includeKeyword) &&
+			(len(line) == len(includeKeyword) || byteClass[line[len(includeKeyword)]] != classToken)
+	}
+	for c := range 256 {
+		for _, rest := range []string{"INCLUDE a.cgt", "include a.cgt", "NCLUDE a.cgt", "\ufeffINCLUDE a.cgt", "\xbb\xbfINCLUDE a.cgt", " INCLUDE", ""} {
+			line := append([]byte{byte(c)}, rest...)
+			if got, want := isIncludeLine(line), trimmed(line); got != want {
+				t.Errorf("%q: isIncludeLine %v, want %v", line, got, want)
+			}
+		}
+	}
+}

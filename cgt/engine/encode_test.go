@@ -76,7 +76,7 @@ func TestAppendJSONMatchesEncodingJSON(t *testing.T) {
 		for _, c := range []struct {
 			level  int
 			indent bool
-		}{{0, false}, {0, true}, {3, true}} {
+		}{{0, false}, {0, true}, {3, true}, {14, true}, {16, true}} { // 14, 16: keys written whole, and past the levels they are kept for
 			want := encodingJSON(t, v, c.level, c.indent)
 			if got := string(v.AppendJSON([]byte("x"), c.level, c.indent)); got != "x"+want {
 				t.Fatalf("%s (level %d, indent %v):\ngot  %s\nwant %s", what, c.level, c.indent, got[1:], want)

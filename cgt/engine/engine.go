@@ -9,6 +9,7 @@ import (
 
 	"github.com/cgt-tools/cgt/cgt/eri"
 	"github.com/cgt-tools/cgt/cgt/fx"
+	"github.com/cgt-tools/cgt/cgt/internal/fanout"
 	"github.com/cgt-tools/cgt/cgt/model"
 	"github.com/cgt-tools/cgt/cgt/tax"
 	"github.com/cgt-tools/cgt/cgt/taxyear"
@@ -171,6 +172,22 @@ func (c *calc) runTickers(rates fx.Source, later *laterRows) error {
 	return nil
 }
 
+// both runs a and b, at once when the ledger is large enough to be worked in parallel.
+func (c *calc) both(a, b func()) {
+	if len(c.txns) < parallelMin || runtime.GOMAXPROCS(0) < 2 {
+		a()
+		b()
+		return
+	}
+	fanout.Each(2, func(k int) {
+		if k == 0 {
+			a()
+		} else {
+			b()
+		}
+	})
+}
+
 // assemble builds the report from the per-ticker results.
 func (c *calc) assemble(opts Options) *Report {
 	led, results := c.led, c.results
@@ -195,10 +212,18 @@ func (c *calc) assemble(opts Options) *Report {
 	}
 	rep.Warnings = append(rep.Warnings, c.eriHints()...)
 	disposals := c.route(rep)
-	rep.Warnings = append(rep.Warnings, c.guardWarnings(opts.Today, rep.NoGainNoLoss)...)
-	rep.Warnings = append(rep.Warnings, c.aliasWarnings()...)
-	rep.SecurityNames = c.madeUpNames()
-	rep.TaxYears, rep.LossesCarriedForward = taxYears(results, disposals, opts.LossesBroughtForward)
+	// The warnings and the years' totals read the results and write nothing they share: a
+	// large ledger has them worked out at once.
+	var guards, aliases []string
+	c.both(func() {
+		guards = c.guardWarnings(opts.Today, rep.NoGainNoLoss)
+		aliases = c.aliasWarnings()
+		rep.SecurityNames = c.madeUpNames()
+	}, func() {
+		rep.TaxYears, rep.LossesCarriedForward = taxYears(results, disposals, opts.LossesBroughtForward)
+	})
+	rep.Warnings = append(rep.Warnings, guards...)
+	rep.Warnings = append(rep.Warnings, aliases...)
 	for i := range rep.TaxYears {
 		y := taxyear.For(rep.TaxYears[i].StartDate)
 		var in *tax.Income

@@ -89,26 +89,32 @@ func TestPropertyYearTotalsAreSumsOfDisposals(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, y := range rep.TaxYears {
-			var proceeds, costs, gains, losses decimal.Decimal
-			for i := range y.Disposals {
-				d := &y.Disposals[i]
-				checkLegsAddUp(t, d)
-				proceeds = proceeds.Add(d.Proceeds.Rounded())
-				costs = costs.Add(d.AllowableCost.Rounded())
-				if g := d.Gain.Rounded(); g.Sign() >= 0 {
-					gains = gains.Add(g)
-				} else {
-					losses = losses.Sub(g)
-				}
-			}
-			if len(y.Disposals) != y.DisposalCount || !proceeds.Equal(y.Proceeds.Exact()) || !costs.Equal(y.AllowableCosts.Exact()) ||
-				!gains.Equal(y.Gains.Exact()) || !losses.Equal(y.Losses.Exact()) || !gains.Sub(losses).Equal(y.NetGain.Exact()) {
-				t.Errorf("%s totals do not add up: %+v", y.Period, y.SA108)
-			}
-			checkRatePeriodsAddUp(t, &y)
+		for i := range rep.TaxYears {
+			checkYearTotals(t, &rep.TaxYears[i])
 		}
 	}
+}
+
+// checkYearTotals asserts a year's totals are the sums of its disposals' figures as shown.
+func checkYearTotals(t *testing.T, y *TaxYear) {
+	t.Helper()
+	var proceeds, costs, gains, losses decimal.Decimal
+	for i := range y.Disposals {
+		d := &y.Disposals[i]
+		checkLegsAddUp(t, d)
+		proceeds = proceeds.Add(d.Proceeds.Rounded())
+		costs = costs.Add(d.AllowableCost.Rounded())
+		if g := d.Gain.Rounded(); g.Sign() >= 0 {
+			gains = gains.Add(g)
+		} else {
+			losses = losses.Sub(g)
+		}
+	}
+	if len(y.Disposals) != y.DisposalCount || !proceeds.Equal(y.Proceeds.Exact()) || !costs.Equal(y.AllowableCosts.Exact()) ||
+		!gains.Equal(y.Gains.Exact()) || !losses.Equal(y.Losses.Exact()) || !gains.Sub(losses).Equal(y.NetGain.Exact()) {
+		t.Errorf("%s totals do not add up: %+v", y.Period, y.SA108)
+	}
+	checkRatePeriodsAddUp(t, y)
 }
 
 // checkRatePeriodsAddUp asserts the parts of a year add up to the year.

@@ -3,6 +3,7 @@ package engine
 import (
 	"bytes"
 	"runtime"
+	"slices"
 
 	"github.com/cgt-tools/cgt/cgt/internal/fanout"
 	"github.com/cgt-tools/cgt/cgt/internal/wide"
@@ -300,6 +301,9 @@ func (t *stepText) pounds(sign int, digits []byte) *stepText {
 }
 
 // appendGrouped appends a plain decimal string with thousands separators in its integer part.
+// The steps of a large report write millions of figures: most have three digits or fewer
+// before the point and are appended whole; the rest are written into room made once, a
+// group of three digits at a time.
 func appendGrouped(b, s []byte) []byte {
 	if len(s) > 0 && s[0] == '-' {
 		b = append(b, '-')
@@ -312,13 +316,18 @@ func appendGrouped(b, s []byte) []byte {
 			break
 		}
 	}
-	for i := 0; i < intLen; i++ {
-		if i > 0 && (intLen-i)%3 == 0 {
-			b = append(b, ',')
-		}
-		b = append(b, s[i])
+	if intLen <= 3 {
+		return append(b, s...)
 	}
-	return append(b, s[intLen:]...)
+	n, size := len(b), len(s)+(intLen-1)/3
+	b = slices.Grow(b, size)[:n+size]
+	out := b[n:]
+	j := copy(out, s[:(intLen-1)%3+1])
+	for i := j; i < intLen; i, j = i+3, j+4 {
+		out[j], out[j+1], out[j+2], out[j+3] = ',', s[i], s[i+1], s[i+2]
+	}
+	copy(out[j:], s[intLen:])
+	return b
 }
 
 // shares and gbp are the string forms of the stepText writers, for lines written once (a

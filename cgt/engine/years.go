@@ -23,12 +23,18 @@ type yearBuild struct {
 // It returns the years in date order and the losses left to carry forward at the end.
 func taxYears(results []tickerResult, disposals []Disposal, broughtForward decimal.Decimal) ([]TaxYear, model.Money) {
 	builds := collectYears(results, disposals)
-	out := make([]TaxYear, 0, len(builds))
+	out := make([]TaxYear, len(builds))
+	total := func(k int) { out[k] = totalYear(builds[k]) }
+	if len(disposals) >= sumParallelMin { // each year's totals are its own: the years at once
+		fanout.Each(len(builds), total)
+	} else {
+		for k := range builds {
+			total(k)
+		}
+	}
 	bf := broughtForward
-	for _, b := range builds {
-		y := totalYear(b)
-		bf = applyLosses(&y, b.year, bf)
-		out = append(out, y)
+	for k := range out { // losses carried forward pass from each year to the next, in order
+		bf = applyLosses(&out[k], builds[k].year, bf)
 	}
 	return out, model.NewMoney(bf)
 }
@@ -50,10 +56,8 @@ func collectYears(results []tickerResult, disposals []Disposal) []*yearBuild {
 	}
 	for lo := 0; lo < len(disposals); {
 		b := find(disposals[lo].Date)
-		hi := lo + 1
-		for hi < len(disposals) && disposals[hi].Date <= b.year.EndDate() {
-			hi++
-		}
+		// found by a search, not a walk: a large year is a million rows
+		hi := lo + sortedUntil(disposals[lo:], b.year.EndDate())
 		b.disposals = disposals[lo:hi:hi] // capacity ends with the year: appending cannot reach the next
 		lo = hi
 	}

@@ -219,8 +219,8 @@ func declaredTypes(srcs []Source) map[string]string {
 		if srcs[s].Import != nil {
 			continue
 		}
-		for _, t := range srcs[s].Transactions {
-			if t.Action == model.AccountDecl {
+		for i := range srcs[s].Transactions {
+			if t := &srcs[s].Transactions[i]; t.Action == model.AccountDecl {
 				out[strings.ToUpper(t.Ticker)] = strings.ToUpper(t.AccountType())
 			}
 		}

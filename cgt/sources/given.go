@@ -78,14 +78,14 @@ func LedgerName(paths []string, content, transactions bool, extra bool) string {
 // what-if lines, converted at the latest month of rates when theirs is not published.
 func ExtraMonths(txns []model.Transaction) map[string]bool {
 	var out map[string]bool
-	for _, t := range txns {
-		if t.Source.File != ExtraFile {
+	for i := range txns { // by index: a transaction is a few hundred bytes, not worth a copy each
+		if txns[i].Source.File != ExtraFile {
 			continue
 		}
 		if out == nil {
 			out = map[string]bool{}
 		}
-		out[t.Date.String()[:7]] = true
+		out[txns[i].Date.String()[:7]] = true
 	}
 	return out
 }

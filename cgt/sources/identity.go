@@ -86,8 +86,10 @@ func (c *combiner) rank() []int {
 		if digests[s] == nil {
 			h := digest.New()
 			var buf []byte
-			for _, t := range c.srcs[s].txns() {
-				buf = appendContent(buf[:0], &t)
+			txns := c.srcs[s].txns()
+			for i := range txns {
+				t := &txns[i]
+				buf = appendContent(buf[:0], t)
 				buf = append(append(append(buf, '|'), t.BrokerRef...), '|')
 				buf = appendUpper(buf, t.Account)
 				h.Write(append(buf, '\n'))

@@ -337,8 +337,9 @@ func (c *combiner) oneSourceGivesBoth(s1, i1, s2, i2 int) bool {
 func (c *combiner) wrappers() map[string]bool {
 	out := map[string]bool{}
 	for s := range c.srcs {
-		for _, t := range c.srcs[s].txns() {
-			if t.Action == model.AccountDecl && model.WrapperType(t.AccountType()) != "" && strings.EqualFold(t.AccountType(), model.WrapperType(t.AccountType())) {
+		txns := c.srcs[s].txns()
+		for i := range txns {
+			if t := &txns[i]; t.Action == model.AccountDecl && model.WrapperType(t.AccountType()) != "" && strings.EqualFold(t.AccountType(), model.WrapperType(t.AccountType())) {
 				out[strings.ToUpper(t.Ticker)] = true
 			}
 		}
