@@ -2,6 +2,7 @@ package envelope
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"runtime"
 	"strconv"
@@ -97,6 +98,16 @@ func TestWriteIndentMatchesEncodingJSON(t *testing.T) {
 	}{
 		{"nil_data", Success(nil, nil)},
 		{"string_data", Success("<&>", []string{"w1", "w2"})},
+		{"strings", Success([]string{"a<b>&c", "\u2028 \u2029", "bad\xff", "", "\"q\" \\ \t\x01"}, []string{"w\"1", "tab\t"})},
+		{"nil_strings", Success(struct {
+			S []string `json:"s"`
+			T []string `json:"t,omitempty"`
+		}{}, nil)},
+		{"named_strings", Success(struct {
+			Plain  []label     `json:"plain"`
+			Shouts []shout     `json:"shouts"`
+			List   shoutedList `json:"list"`
+		}{[]label{"x<y"}, []shout{"hey"}, shoutedList{"a", "b"}}, nil)},
 		{"struct", Success(full, nil)},
 		{"pointer", Success(&full, []string{})},
 		{"slice_of_structs", Success([]branch{full, {}}, nil)},
@@ -130,6 +141,17 @@ func TestWriteIndentMatchesEncodingJSON(t *testing.T) {
 		})
 	}
 }
+
+// label is a string type that encodes as a string; shout and shoutedList encode themselves.
+type (
+	label       string
+	shout       string
+	shoutedList []string
+)
+
+func (s shout) MarshalJSON() ([]byte, error) { return json.Marshal(strings.ToUpper(string(s))) }
+
+func (l shoutedList) MarshalJSON() ([]byte, error) { return json.Marshal(strings.Join(l, "+")) }
 
 type failing struct{}
 
