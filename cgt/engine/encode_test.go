@@ -134,3 +134,16 @@ func TestMatchJSONIsNotHTMLEscaped(t *testing.T) {
 		}
 	}
 }
+
+// TestMembersAreNamed: every memberKey has a name of its own, so a key added to the list
+// without one cannot write "": into a report.
+func TestMembersAreNamed(t *testing.T) {
+	seen := map[string]bool{}
+	for k := range memberKeys {
+		name := members[k].name
+		if name == "" || seen[name] {
+			t.Errorf("member %d: name %q (empty or given twice)", k, name)
+		}
+		seen[name] = true
+	}
+}
