@@ -9,7 +9,6 @@ import (
 
 	"github.com/cgt-tools/cgt/cgt/eri"
 	"github.com/cgt-tools/cgt/cgt/fx"
-	"github.com/cgt-tools/cgt/cgt/internal/fanout"
 	"github.com/cgt-tools/cgt/cgt/model"
 	"github.com/cgt-tools/cgt/cgt/tax"
 	"github.com/cgt-tools/cgt/cgt/taxyear"
@@ -172,20 +171,15 @@ func (c *calc) runTickers(rates fx.Source, later *laterRows) error {
 	return nil
 }
 
-// both runs a and b, at once when the ledger is large enough to be worked in parallel.
-func (c *calc) both(a, b func()) {
-	if len(c.txns) < parallelMin || runtime.GOMAXPROCS(0) < 2 {
-		a()
-		b()
-		return
-	}
-	fanout.Each(2, func(k int) {
-		if k == 0 {
-			a()
-		} else {
-			b()
-		}
-	})
+// notes are the report's warnings about the ledger as a whole and its made-up names.
+type notes struct {
+	guards, aliases []string
+	names           map[string]string
+}
+
+// notes works out the notes from the results.
+func (c *calc) notes(today model.Date, transfers []Disposal) notes {
+	return notes{guards: c.guardWarnings(today, transfers), aliases: c.aliasWarnings(), names: c.madeUpNames()}
 }
 
 // assemble builds the report from the per-ticker results.
@@ -212,18 +206,10 @@ func (c *calc) assemble(opts Options) *Report {
 	}
 	rep.Warnings = append(rep.Warnings, c.eriHints()...)
 	disposals := c.route(rep)
-	// The warnings and the years' totals read the results and write nothing they share: a
-	// large ledger has them worked out at once.
-	var guards, aliases []string
-	c.both(func() {
-		guards = c.guardWarnings(opts.Today, rep.NoGainNoLoss)
-		aliases = c.aliasWarnings()
-		rep.SecurityNames = c.madeUpNames()
-	}, func() {
-		rep.TaxYears, rep.LossesCarriedForward = taxYears(results, disposals, opts.LossesBroughtForward)
-	})
-	rep.Warnings = append(rep.Warnings, guards...)
-	rep.Warnings = append(rep.Warnings, aliases...)
+	n := c.yearsAndNotes(opts, rep, disposals)
+	rep.Warnings = append(rep.Warnings, n.guards...)
+	rep.Warnings = append(rep.Warnings, n.aliases...)
+	rep.SecurityNames = n.names
 	for i := range rep.TaxYears {
 		y := taxyear.For(rep.TaxYears[i].StartDate)
 		var in *tax.Income

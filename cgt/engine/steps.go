@@ -3,7 +3,6 @@ package engine
 import (
 	"bytes"
 	"runtime"
-	"slices"
 
 	"github.com/cgt-tools/cgt/cgt/internal/fanout"
 	"github.com/cgt-tools/cgt/cgt/internal/wide"
@@ -319,8 +318,8 @@ func appendGrouped(b, s []byte) []byte {
 	if intLen <= 3 {
 		return append(b, s...)
 	}
-	n, size := len(b), len(s)+(intLen-1)/3
-	b = slices.Grow(b, size)[:n+size]
+	n := len(b)
+	b = append(b, make([]byte, len(s)+(intLen-1)/3)...) // room, without a buffer of its own
 	out := b[n:]
 	j := copy(out, s[:(intLen-1)%3+1])
 	for i := j; i < intLen; i, j = i+3, j+4 {

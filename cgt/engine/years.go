@@ -23,15 +23,7 @@ type yearBuild struct {
 // It returns the years in date order and the losses left to carry forward at the end.
 func taxYears(results []tickerResult, disposals []Disposal, broughtForward decimal.Decimal) ([]TaxYear, model.Money) {
 	builds := collectYears(results, disposals)
-	out := make([]TaxYear, len(builds))
-	total := func(k int) { out[k] = totalYear(builds[k]) }
-	if len(disposals) >= sumParallelMin { // each year's totals are its own: the years at once
-		fanout.Each(len(builds), total)
-	} else {
-		for k := range builds {
-			total(k)
-		}
-	}
+	out := totalYears(builds, len(disposals))
 	bf := broughtForward
 	for k := range out { // losses carried forward pass from each year to the next, in order
 		bf = applyLosses(&out[k], builds[k].year, bf)
