@@ -8,6 +8,7 @@ import (
 
 	"github.com/cgt-tools/cgt/cgt/dsl"
 	"github.com/cgt-tools/cgt/cgt/engine"
+	"github.com/cgt-tools/cgt/cgt/fx"
 	"github.com/cgt-tools/cgt/internal/ledgergen"
 )
 
@@ -131,5 +132,40 @@ func TestOfStopsWhenTheConsumerStops(t *testing.T) {
 	}
 	if got, want := len(From(&big)), 1+2*5*parallelMin; got != want {
 		t.Errorf("%d records, want %d", got, want)
+	}
+}
+
+// TestUnescapedTypesNeedNoEscape: the field types the dense formats write without escaping
+// (unescaped) hold no byte Escape would change, in every record of a report of a generated
+// ledger with every kind of row, foreign trades and corporate events.
+func TestUnescapedTypesNeedNoEscape(t *testing.T) {
+	var src bytes.Buffer
+	if err := ledgergen.Write(&src, ledgergen.Options{Lines: 3000, Tickers: 30, USDPercent: 30, Events: true, Seed: 5}); err != nil {
+		t.Fatal(err)
+	}
+	txns, err := dsl.Parse("l.cgt", src.Bytes())
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep, err := engine.Calculate(txns, engine.Options{Rates: fx.Embedded()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	checked := map[string]int{}
+	for _, r := range From(rep) {
+		for _, f := range r.Fields {
+			if !unescaped(f.Type) {
+				continue
+			}
+			checked[f.Type]++
+			if Escape(f.Value) != f.Value {
+				t.Errorf("%s %s: a %s field holds %q, which Escape changes", r.Kind, f.Key, f.Type, f.Value)
+			}
+		}
+	}
+	for _, typ := range []string{"money", "decimal", "date", "number"} {
+		if checked[typ] == 0 {
+			t.Errorf("no %s field was checked: %v", typ, checked)
+		}
 	}
 }

@@ -494,7 +494,12 @@ func appendCompact(b []byte, r Record, fields []string) []byte {
 	}
 	if fields == nil {
 		for i := range r.Fields {
-			if f := &r.Fields[i]; f.Type != "prose" {
+			switch f := &r.Fields[i]; {
+			case f.Type == "prose":
+			case unescaped(f.Type):
+				b = append(appendEscapedKey(append(b, '|'), f.Key), '=')
+				b = append(b, f.Value...)
+			default:
 				b = appendPair(b, f.Key, f.Value)
 			}
 		}
@@ -510,6 +515,18 @@ func appendCompact(b []byte, r Record, fields []string) []byte {
 		b = appendEscaped(b, r.Source)
 	}
 	return b
+}
+
+// unescaped reports whether the values of a field of type typ never hold a byte Escape
+// changes, so the dense formats write them as they are: the figures, dates and flags of the
+// domain, written as digits, signs, points, dashes and letters (TestUnescapedTypesNeedNoEscape).
+// Most of a report's bytes are such values.
+func unescaped(typ string) bool {
+	switch typ {
+	case "money", "decimal", "date", "number", "bool":
+		return true
+	}
+	return false
 }
 
 // appendPair appends |key=value, escaped.

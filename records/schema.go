@@ -125,6 +125,7 @@ type schemaRow struct {
 	byKind kindPlaces
 	cells  []string // a row's cells by place
 	set    []bool
+	plain  []bool // the cell's value needs no escape (unescaped)
 	// touched is the places the last row set, cleared before the next: a result can have
 	// thousands of columns (an income's sources.N.*) and a row a handful of them.
 	touched []int
@@ -167,7 +168,7 @@ func (lp *lastPlaces) remember(i int, key string, p int) {
 
 func (c columns) rowWriter(named []string) *schemaRow {
 	s := &schemaRow{columns: c, named: named, place: make(map[string]int, len(c.names)),
-		byKind: kindPlaces{}, cells: make([]string, len(c.names)), set: make([]bool, len(c.names))}
+		byKind: kindPlaces{}, cells: make([]string, len(c.names)), set: make([]bool, len(c.names)), plain: make([]bool, len(c.names))}
 	for i, n := range c.names {
 		if _, ok := s.place[n]; !ok {
 			s.place[n] = i
@@ -199,7 +200,7 @@ func (s *schemaRow) append(b []byte, r Record) []byte {
 	b = appendEscaped(b, r.Kind)
 	// Empty cells are written only when a later one is not: pending counts them.
 	pending := 0
-	cell := func(v string) {
+	cell := func(v string, plain bool) {
 		if v == "" {
 			pending++
 			return
@@ -208,20 +209,24 @@ func (s *schemaRow) append(b []byte, r Record) []byte {
 			b = append(b, '|')
 		}
 		b = append(b, '|')
-		b = appendEscaped(b, v)
+		if plain {
+			b = append(b, v...)
+		} else {
+			b = appendEscaped(b, v)
+		}
 	}
 	if s.period {
-		cell(r.Period)
+		cell(r.Period, false)
 	}
 	if s.time {
-		cell(r.Timestamp)
+		cell(r.Timestamp, false)
 	}
 	if s.src {
-		cell(r.Source)
+		cell(r.Source, false)
 	}
 	last := s.fill(r)
 	for i := 0; i <= last; i++ {
-		cell(s.cells[i])
+		cell(s.cells[i], s.plain[i])
 	}
 	return b
 }
@@ -230,14 +235,14 @@ func (s *schemaRow) append(b []byte, r Record) []byte {
 // field of a name fills its cell, as Record.Get finds it.
 func (s *schemaRow) fill(r Record) int {
 	for _, p := range s.touched {
-		s.set[p], s.cells[p] = false, ""
+		s.set[p], s.cells[p], s.plain[p] = false, "", false
 	}
 	s.touched = s.touched[:0]
 	last := -1
 	if s.named != nil {
 		for i, k := range s.named {
 			if v, ok := r.Get(k); ok {
-				s.setCell(i, v)
+				s.setCell(i, v, false)
 				last = i
 			}
 		}
@@ -250,14 +255,14 @@ func (s *schemaRow) fill(r Record) int {
 			continue
 		}
 		if p := s.placeOf(lp, i, f.Key); p >= 0 && !s.set[p] {
-			s.setCell(p, f.Value)
+			s.setCell(p, f.Value, unescaped(f.Type))
 			last = max(last, p)
 		}
 	}
 	return last
 }
 
-func (s *schemaRow) setCell(p int, v string) {
-	s.set[p], s.cells[p] = true, v
+func (s *schemaRow) setCell(p int, v string, plain bool) {
+	s.set[p], s.cells[p], s.plain[p] = true, v, plain
 	s.touched = append(s.touched, p)
 }
