@@ -494,19 +494,14 @@ func appendCompact(b []byte, r Record, fields []string) []byte {
 	}
 	if fields == nil {
 		for i := range r.Fields {
-			switch f := &r.Fields[i]; {
-			case f.Type == "prose":
-			case unescaped(f.Type):
-				b = append(appendEscapedKey(append(b, '|'), f.Key), '=')
-				b = append(b, f.Value...)
-			default:
-				b = appendPair(b, f.Key, f.Value)
+			if f := &r.Fields[i]; f.Type != "prose" {
+				b = appendPair(b, f.Key, f.Value, unescaped(f.Type))
 			}
 		}
 	} else {
 		for _, k := range fields {
 			if v, ok := r.Get(k); ok {
-				b = appendPair(b, k, v)
+				b = appendPair(b, k, v, false)
 			}
 		}
 	}
@@ -529,12 +524,21 @@ func unescaped(typ string) bool {
 	return false
 }
 
-// appendPair appends |key=value, escaped.
-func appendPair(b []byte, key, value string) []byte {
+// appendPair appends |key=value, escaped (the value as appendValue writes it).
+func appendPair(b []byte, key, value string, plain bool) []byte {
 	b = append(b, '|')
 	b = appendEscapedKey(b, key)
 	b = append(b, '=')
-	return appendEscaped(b, value)
+	return appendValue(b, value, plain)
+}
+
+// appendValue appends a field's value, escaped unless plain: its type never needs it
+// (unescaped).
+func appendValue(b []byte, v string, plain bool) []byte {
+	if plain {
+		return append(b, v...)
+	}
+	return appendEscaped(b, v)
 }
 
 // appendJSONLine appends one JSON object per record with a stable, unique chunk id; ids
@@ -619,21 +623,20 @@ func Escape(s string) string {
 func appendEscaped(b []byte, s string) []byte {
 	start := 0
 	for i := 0; i < len(s); i++ {
-		if !escaped[s[i]] {
+		as := escapedAs[s[i]]
+		if as == 0 {
 			continue
 		}
 		b = append(b, s[start:i]...)
-		b = append(b, '\\', escapedAs[s[i]])
+		b = append(b, '\\', as)
 		start = i + 1
 	}
 	return append(b, s[start:]...)
 }
 
-// escaped marks the bytes Escape escapes; escapedAs is the letter after the backslash.
-var (
-	escaped   = [256]bool{'\\': true, '|': true, '\n': true, '\r': true}
-	escapedAs = [256]byte{'\\': '\\', '|': '|', '\n': 'n', '\r': 'r'}
-)
+// escapedAs is what follows the backslash Escape writes for a byte it escapes, and 0 for
+// the bytes it leaves as they are.
+var escapedAs = [256]byte{'\\': '\\', '|': '|', '\n': 'n', '\r': 'r'}
 
 // appendEscapedKey appends EscapeKey(s).
 func appendEscapedKey(b []byte, s string) []byte {

@@ -208,12 +208,7 @@ func (s *schemaRow) append(b []byte, r Record) []byte {
 		for ; pending > 0; pending-- {
 			b = append(b, '|')
 		}
-		b = append(b, '|')
-		if plain {
-			b = append(b, v...)
-		} else {
-			b = appendEscaped(b, v)
-		}
+		b = appendValue(append(b, '|'), v, plain)
 	}
 	if s.period {
 		cell(r.Period, false)

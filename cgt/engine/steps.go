@@ -319,7 +319,7 @@ func appendGrouped(b, s []byte) []byte {
 		return append(b, s...)
 	}
 	n := len(b)
-	b = append(b, make([]byte, len(s)+(intLen-1)/3)...) // room, without a buffer of its own
+	b = append(b, make([]byte, len(s)+(intLen-1)/3)...) // room for the grouped digits, filled below
 	out := b[n:]
 	j := copy(out, s[:(intLen-1)%3+1])
 	for i := j; i < intLen; i, j = i+3, j+4 {
