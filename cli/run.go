@@ -236,7 +236,7 @@ func writer(opts Options, res envelope.Result) func(io.Writer) error {
 		}
 		return func(w io.Writer) error { return records.WriteText(w, recs, res.Warnings) }
 	}
-	ro := records.Options{Fields: opts.Fields, MaxRecords: opts.MaxRecords, MaxChars: opts.MaxChars, Shapes: records.Shapes(res.Data)}
+	ro := records.Options{Fields: opts.Fields, MaxRecords: opts.MaxRecords, MaxChars: opts.MaxChars, Shapes: records.ShapeCounts(res.Data)}
 	return func(w io.Writer) error {
 		return records.Write(w, opts.Output, records.Stream(res.Data), res.Warnings, ro)
 	}

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -134,6 +136,42 @@ func checkShapes(t *testing.T, res envelope.Result) {
 	}
 	if i != len(want) {
 		t.Fatalf("Shapes gives %d records, Of %d", i, len(want))
+	}
+	checkShapeCounts(t, res, want)
+}
+
+// checkShapeCounts checks that records.ShapeCounts gives as many records of each shape (kind,
+// structural parts set, field names and types) as Of has, each shape first met in the same
+// order: the schema format's columns are counted from it.
+func checkShapeCounts(t *testing.T, res envelope.Result, want []records.Record) {
+	t.Helper()
+	shape := func(r records.Record) string {
+		k := fmt.Sprintf("%s|%t|%t|%t", r.Kind, r.Period != "", r.Timestamp != "", r.Source != "")
+		for _, f := range r.Fields {
+			k += "|" + f.Key + ":" + f.Type
+		}
+		return k
+	}
+	tally := func(seq func(yield func(records.Record, int) bool)) (map[string]int, []string) {
+		n, order := map[string]int{}, []string(nil)
+		for r, c := range seq {
+			if k := shape(r); n[k] == 0 {
+				order = append(order, k)
+			}
+			n[shape(r)] += c
+		}
+		return n, order
+	}
+	gotN, gotOrder := tally(records.ShapeCounts(res.Data))
+	wantN, wantOrder := tally(func(yield func(records.Record, int) bool) {
+		for _, r := range want {
+			if !yield(r, 1) {
+				return
+			}
+		}
+	})
+	if !maps.Equal(gotN, wantN) || !slices.Equal(gotOrder, wantOrder) {
+		t.Fatalf("ShapeCounts gives %v in the order %q; Of has %v in the order %q", gotN, gotOrder, wantN, wantOrder)
 	}
 }
 

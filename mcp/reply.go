@@ -87,9 +87,9 @@ func shapeReply(ctx context.Context, c registry.Command, t Tool, res envelope.Re
 	if !res.OK {
 		return Reply{Text: errorLines(format, res, sh.MaxChars), OK: false}
 	}
-	recs, shapes := records.Stream(res.Data), records.Shapes(res.Data)
+	recs, shapes := records.Stream(res.Data), records.ShapeCounts(res.Data)
 	if sh.Fields != nil {
-		if unknown, avail := records.CheckFields(shapes, sh.Fields); len(unknown) > 0 {
+		if unknown, avail := records.CheckFields(records.Shapes(res.Data), sh.Fields); len(unknown) > 0 {
 			e := envelope.Errorf(envelope.UsageError, "Available fields: "+strings.Join(avail, ", ")+`. E.g. {"fields":["`+first(avail)+`"]}.`,
 				"unknown field(s) in fields: %s", strings.Join(unknown, ", ")).With("available", avail)
 			return Reply{Text: errorLines(format, envelope.Failure(e, res.Warnings), sh.MaxChars), OK: false}
@@ -99,7 +99,7 @@ func shapeReply(ctx context.Context, c registry.Command, t Tool, res envelope.Re
 	opt := records.Options{Fields: sh.Fields, MaxRecords: sh.MaxRecords, MaxChars: sh.MaxChars,
 		Narrow: narrowing(c), More: more(c, sh), WarningsHint: warningsHint, Shapes: shapes}
 	if ctx.Done() != nil {
-		recs, opt.Shapes = untilDone(ctx, recs), untilDone(ctx, shapes)
+		recs, opt.Shapes = untilDone(ctx, recs), countedUntilDone(ctx, shapes)
 	}
 	if err := records.Write(&b, format, recs, res.Warnings, opt); err != nil {
 		e := envelope.Errorf(envelope.InternalError, "", "writing the result: %v", err)
@@ -120,6 +120,21 @@ func untilDone(ctx context.Context, recs iter.Seq[records.Record]) iter.Seq[reco
 				return
 			}
 			if !yield(r) {
+				return
+			}
+		}
+	}
+}
+
+// countedUntilDone is untilDone for shapes with their counts.
+func countedUntilDone(ctx context.Context, shapes iter.Seq2[records.Record, int]) iter.Seq2[records.Record, int] {
+	return func(yield func(records.Record, int) bool) {
+		n := 0
+		for r, count := range shapes {
+			if n++; n%256 == 0 && ctx.Err() != nil {
+				return
+			}
+			if !yield(r, count) {
 				return
 			}
 		}

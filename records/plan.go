@@ -355,6 +355,11 @@ type builder struct {
 	transient bool
 	spare     []Field
 	text      []byte
+	// counted is set for ShapeCounts: a long list's workers count the records of each shape
+	// in their chunk (in the order the shapes first appear there) and the consumer is given
+	// each shape once with its count, through emit, rather than every record.
+	counted bool
+	emit    func(Record, int) bool
 }
 
 // textBlock is the size of a new block of transient records' values.
@@ -745,6 +750,36 @@ const (
 type derived struct {
 	recs []Record
 	text []byte
+	// counts, for ShapeCounts, is how many of the chunk's records have the shape of each of
+	// recs, which then holds one record of each shape, in the order they first appear.
+	counts []int
+}
+
+// sameShapeAs is the index of the record in recs that r has the shape of (see ShapeCounts),
+// or -1. A chunk's records are of a few shapes, so they are compared one by one; the keys and
+// types of one plan are the same strings, compared at once.
+func sameShapeAs(recs []Record, r *Record) int {
+	for i := range recs {
+		if sameShape(&recs[i], r) {
+			return i
+		}
+	}
+	return -1
+}
+
+// sameShape reports whether a and b have the same shape: the same kind, the same structural
+// parts set, and fields of the same names and types in the same order.
+func sameShape(a, b *Record) bool {
+	if a.Kind != b.Kind || len(a.Fields) != len(b.Fields) || (a.Period == "") != (b.Period == "") ||
+		(a.Timestamp == "") != (b.Timestamp == "") || (a.Source == "") != (b.Source == "") {
+		return false
+	}
+	for i := range a.Fields {
+		if a.Fields[i].Key != b.Fields[i].Key || a.Fields[i].Type != b.Fields[i].Type {
+			return false
+		}
+	}
+	return true
 }
 
 // chunkPool is the chunks read, to be used again (by any list's workers): a kept record's chunk
@@ -766,7 +801,7 @@ func parallelRows(v reflect.Value, op *fieldOp, parent Record, depth int, like *
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			b := builder{worker: true, shapesOnly: like.shapesOnly, transient: like.transient}
+			b := builder{worker: true, shapesOnly: like.shapesOnly, transient: like.transient, counted: like.counted}
 			for c := range jobs {
 				d := chunkPool.Get().(*derived)
 				recs := d.recs
@@ -781,15 +816,27 @@ func parallelRows(v reflect.Value, op *fieldOp, parent Record, depth int, like *
 					}
 				}
 				spare()
-				collect := func(r Record) bool {
-					recs = append(recs, r)
-					spare()
+				counts := d.counts[:0]
+				going := func() bool {
 					select {
 					case <-done:
 						return false
 					default:
 						return true
 					}
+				}
+				collect := func(r Record) bool {
+					if b.counted {
+						if i := sameShapeAs(recs, &r); i >= 0 {
+							counts[i]++
+							b.spare = r.Fields // counted, and not kept
+							return going()
+						}
+						counts = append(counts, 1)
+					}
+					recs = append(recs, r)
+					spare()
+					return going()
 				}
 				for j := c * chunkRows; j < min(n, (c+1)*chunkRows); j++ {
 					if el := indirect(v.Index(j)); el.IsValid() && el.Kind() == reflect.Struct {
@@ -798,7 +845,7 @@ func parallelRows(v reflect.Value, op *fieldOp, parent Record, depth int, like *
 						}
 					}
 				}
-				d.recs, d.text = recs, b.text
+				d.recs, d.text, d.counts = recs, b.text, counts
 				results[c] <- d
 				b.text, b.spare = nil, nil // the chunk's now
 			}
@@ -820,8 +867,8 @@ func parallelRows(v reflect.Value, op *fieldOp, parent Record, depth int, like *
 	ok := true
 	for c := 0; c < nChunks && ok; c++ {
 		d := <-results[c]
-		for _, r := range d.recs {
-			if !yield(r) {
+		for i, r := range d.recs {
+			if like.counted && !like.emit(r, d.counts[i]) || !like.counted && !yield(r) {
 				ok = false
 				break
 			}

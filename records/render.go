@@ -33,11 +33,10 @@ type Options struct {
 	// WarningsHint, when set, is added to the line that counts the warnings MaxChars left no
 	// room for: how the caller sees them all.
 	WarningsHint string
-	// Shapes, when set, is the same records as the ones written, in the same order, with
-	// only their field names, types and structural parts (Shapes of the same result): the
-	// schema format counts its columns from them before it writes the rows. Without it the
-	// records are read twice.
-	Shapes iter.Seq[Record]
+	// Shapes, when set, is the shapes of the records written, each with the number of
+	// records that have it (ShapeCounts of the same result): the schema format counts its
+	// columns from them before it writes the rows. Without it the records are read twice.
+	Shapes iter.Seq2[Record, int]
 }
 
 // Formats are the dense renderings an agent can ask for: the output formats marked Dense.
@@ -92,9 +91,9 @@ func Write(w io.Writer, format string, recs iter.Seq[Record], warnings []string,
 	case "compact":
 		line = func(b []byte, r Record) []byte { return appendCompact(b, r, opt.Fields) }
 	case "schema":
-		shapes := recs
+		shapes := countedOnce(recs)
 		if opt.Shapes != nil {
-			shapes = withFacts(withFields(opt.Shapes, opt.Fields), opt.Fields)
+			shapes = shown(opt.Shapes, opt.Fields)
 		}
 		return writeSchema(w, recs, shapes, warnings, opt)
 	case "records":
@@ -442,6 +441,33 @@ func withFacts(recs iter.Seq[Record], fields []string) iter.Seq[Record] {
 	return func(yield func(Record) bool) {
 		for r := range recs {
 			if hasFacts(r) && !yield(r) {
+				return
+			}
+		}
+	}
+}
+
+// countedOnce is recs, each record as a shape of its own (ShapeCounts' form).
+func countedOnce(recs iter.Seq[Record]) iter.Seq2[Record, int] {
+	return func(yield func(Record, int) bool) {
+		for r := range recs {
+			if !yield(r, 1) {
+				return
+			}
+		}
+	}
+}
+
+// shown is withFacts(withFields(...)) for shapes with their counts: the shapes a dense
+// rendering writes a line for. Both filters read only a record's field names and types, which
+// all the records of a shape share.
+func shown(shapes iter.Seq2[Record, int], fields []string) iter.Seq2[Record, int] {
+	return func(yield func(Record, int) bool) {
+		for r, n := range shapes {
+			if fields != nil && len(selected(r, fields)) == 0 || fields == nil && !hasFacts(r) {
+				continue
+			}
+			if !yield(r, n) {
 				return
 			}
 		}

@@ -17,11 +17,12 @@ import (
 //
 // The columns depend on every record, so they are counted first, from the records' shapes
 // (Options.Shapes: which fields each record has, without their values, which cost most of a
-// record to derive), and the rows are then written as the records are derived, one at a
-// time, like the compact format's lines. Without shapes the records are counted themselves.
+// record to derive, and how many records have each: ShapeCounts), and the rows are then
+// written as the records are derived, one at a time, like the compact format's lines.
+// Without shapes the records are counted themselves.
 
 // writeSchema writes recs in the schema format, then the truncation line and the warnings.
-func writeSchema(w io.Writer, recs, shapes iter.Seq[Record], warnings []string, opt Options) error {
+func writeSchema(w io.Writer, recs iter.Seq[Record], shapes iter.Seq2[Record, int], warnings []string, opt Options) error {
 	cols := countColumns(shapes, opt.Fields)
 	header := ""
 	if cols.any {
@@ -38,15 +39,16 @@ type columns struct {
 	names                  []string
 }
 
-// countColumns reads the columns from the records' shapes: the named fields in their order,
-// or every field but prose, those most records have first.
-func countColumns(shapes iter.Seq[Record], named []string) columns {
+// countColumns reads the columns from the records' shapes, each with the number of records
+// that have it (ShapeCounts): the named fields in their order, or every field but prose,
+// those most records have first.
+func countColumns(shapes iter.Seq2[Record, int], named []string) columns {
 	var c columns
 	number := map[string]int{} // field name → column number, in first appearance
-	var uses, seen []int       // seen: the record a column was last counted in
+	var uses, seen []int       // seen: the shape a column was last counted in
 	byKind := kindPlaces{}     // as schemaRow's: a kind's names, found without hashing
 	rows := 0
-	for r := range shapes {
+	for r, count := range shapes {
 		c.any = true
 		c.period = c.period || r.Period != ""
 		c.time = c.time || r.Timestamp != ""
@@ -76,7 +78,7 @@ func countColumns(shapes iter.Seq[Record], named []string) columns {
 			}
 			if seen[n] != rows {
 				seen[n] = rows
-				uses[n]++
+				uses[n] += count
 			}
 		}
 	}

@@ -10,8 +10,10 @@ import (
 )
 
 // partBytes is the least text worth a part of its own: below it, starting a goroutine and
-// joining the results costs more than reading the lines.
-var partBytes = 4 << 20
+// joining the results costs about what reading the lines saves. At 4 MB a 100,000-line
+// ledger (4.3 MB) was read in one part on one processor; in four it is reported 10–20 ms
+// sooner, and ledgers of 1–2 MB take the same time either way (docs/performance.md, step 18).
+var partBytes = 1 << 20
 
 // part is a run of whole lines of a ledger: bytes [start, end) of the text, whose first line
 // is line firstLine of the file. lines counts its '\n's; bad is the offset in the text of
