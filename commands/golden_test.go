@@ -155,10 +155,11 @@ func checkShapeCounts(t *testing.T, res envelope.Result, want []records.Record) 
 	tally := func(seq func(yield func(records.Record, int) bool)) (map[string]int, []string) {
 		n, order := map[string]int{}, []string(nil)
 		for r, c := range seq {
-			if k := shape(r); n[k] == 0 {
+			k := shape(r)
+			if n[k] == 0 {
 				order = append(order, k)
 			}
-			n[shape(r)] += c
+			n[k] += c
 		}
 		return n, order
 	}

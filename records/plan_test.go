@@ -77,22 +77,30 @@ func reflectedRecord(rv reflect.Value, kind string, parent Record, depth int) Re
 	return rec
 }
 
-// A report of a generated ledger (1,000 tickers, corporate events: nested rows, optional
-// fields, pointers, lists, prose written on demand) gives the same records planned, shared
-// out among workers, as derived field by field.
-func TestPlannedRecordsMatchTheReflectiveWalk(t *testing.T) {
+// generatedReport is the report of a ledger internal/ledgergen writes, its foreign trades
+// converted at the embedded rates.
+func generatedReport(t *testing.T, opts ledgergen.Options) *engine.Report {
+	t.Helper()
 	var src bytes.Buffer
-	if err := ledgergen.Write(&src, ledgergen.Options{Lines: 2000, Tickers: 40, Events: true, Seed: 3}); err != nil {
+	if err := ledgergen.Write(&src, opts); err != nil {
 		t.Fatal(err)
 	}
 	txns, err := dsl.Parse("l.cgt", src.Bytes())
 	if err != nil {
 		t.Fatal(err)
 	}
-	rep, err := engine.Calculate(txns, engine.Options{})
+	rep, err := engine.Calculate(txns, engine.Options{Rates: fx.Embedded()})
 	if err != nil {
 		t.Fatal(err)
 	}
+	return rep
+}
+
+// A report of a generated ledger (1,000 tickers, corporate events: nested rows, optional
+// fields, pointers, lists, prose written on demand) gives the same records planned, shared
+// out among workers, as derived field by field.
+func TestPlannedRecordsMatchTheReflectiveWalk(t *testing.T) {
+	rep := generatedReport(t, ledgergen.Options{Lines: 2000, Tickers: 40, Events: true, Seed: 3})
 	for _, v := range []any{rep, *rep, sample(), &struct {
 		R []year `json:"r" record:"rows=year"`
 	}{R: sample().Years}} {
@@ -139,18 +147,7 @@ func TestOfStopsWhenTheConsumerStops(t *testing.T) {
 // (unescaped) hold no byte Escape would change, in every record of a report of a generated
 // ledger with every kind of row, foreign trades and corporate events.
 func TestUnescapedTypesNeedNoEscape(t *testing.T) {
-	var src bytes.Buffer
-	if err := ledgergen.Write(&src, ledgergen.Options{Lines: 3000, Tickers: 30, USDPercent: 30, Events: true, Seed: 5}); err != nil {
-		t.Fatal(err)
-	}
-	txns, err := dsl.Parse("l.cgt", src.Bytes())
-	if err != nil {
-		t.Fatal(err)
-	}
-	rep, err := engine.Calculate(txns, engine.Options{Rates: fx.Embedded()})
-	if err != nil {
-		t.Fatal(err)
-	}
+	rep := generatedReport(t, ledgergen.Options{Lines: 3000, Tickers: 30, USDPercent: 30, Events: true, Seed: 5})
 	checked := map[string]int{}
 	for _, r := range From(rep) {
 		for _, f := range r.Fields {

@@ -11,9 +11,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/cgt-tools/cgt/cgt/dsl"
-	"github.com/cgt-tools/cgt/cgt/engine"
-	"github.com/cgt-tools/cgt/cgt/fx"
 	"github.com/cgt-tools/cgt/cgt/model"
 	"github.com/cgt-tools/cgt/internal/ledgergen"
 )
@@ -83,18 +80,7 @@ func TestShapeCountsCountAsShapes(t *testing.T) {
 	if runtime.GOMAXPROCS(0) < 2 {
 		defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(2)) // workers only share out lists with 2 or more
 	}
-	var src bytes.Buffer
-	if err := ledgergen.Write(&src, ledgergen.Options{Lines: 6000, Tickers: 40, USDPercent: 10, Events: true, Seed: 3}); err != nil {
-		t.Fatal(err)
-	}
-	txns, err := dsl.Parse("l.cgt", src.Bytes())
-	if err != nil {
-		t.Fatal(err)
-	}
-	rep, err := engine.Calculate(txns, engine.Options{Rates: fx.Embedded()})
-	if err != nil {
-		t.Fatal(err)
-	}
+	rep := generatedReport(t, ledgergen.Options{Lines: 6000, Tickers: 40, USDPercent: 10, Events: true, Seed: 3})
 	for i, v := range []any{rep, variedRows(5 * parallelMin), sample()} {
 		long := i < 2 // lists long enough to be shared out
 		name := reflect.TypeOf(v).String()
